@@ -1,0 +1,51 @@
+"""Shared fixtures. GPU tests are marked `gpu` and skip, with the reason printed by `-ra`,
+where CuPy sees no CUDA device."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from tiled_matmul.device import gpu_available
+
+HAS_GPU = gpu_available()
+NO_GPU_REASON = "no CUDA device: cupy.is_available() is False (GPU tests run on the H100 via the device tool)"
+HAS_NVCC = shutil.which("nvcc") is not None
+
+
+def pytest_collection_modifyitems(config, items):
+    if HAS_GPU:
+        return
+    skip = pytest.mark.skip(reason=NO_GPU_REASON)
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+def pytest_report_header(config):
+    return f"tiled-matmul: GPU {'available' if HAS_GPU else 'NOT available - gpu tests skip'}; nvcc {'found' if HAS_NVCC else 'not found'}"
+
+
+@pytest.fixture
+def rng():
+    """A fresh generator per test: every check runs on new random inputs."""
+    return np.random.default_rng()
+
+
+def random_pair(M: int, N: int, K: int, dtype, rng=None):
+    """Device inputs with values in [-1, 1): signed, so errors cannot hide in a biased sum."""
+    import cupy as cp
+
+    rng = rng or np.random.default_rng()
+    a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(dtype))
+    b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(dtype))
+    return a, b
+
+
+def poisoned(shape, dtype):
+    """An output full of NaN, so any element a kernel fails to write fails the check."""
+    import cupy as cp
+
+    return cp.full(shape, cp.nan, dtype=dtype)

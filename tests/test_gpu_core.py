@@ -1,0 +1,155 @@
+"""GPU correctness of every registered strategy (marked `gpu`; skipped without a device)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import compile as tmc
+
+from .conftest import poisoned, random_pair
+
+pytestmark = pytest.mark.gpu
+
+RAGGED = [1, 2, 15, 16, 17, 31, 33, 127, 129]
+# (M, N, K): every ragged size on each axis in turn, plus non-square, large and zero-size cases.
+SHAPES = (
+    [(s, s, s) for s in RAGGED]
+    + [(s, 37, 53) for s in RAGGED[::2]]
+    + [(45, s, 29) for s in RAGGED[1::2]]
+    + [(1000, 1000, 1000), (1000, 700, 1300), (3, 1000, 129), (257, 1, 1000), (129, 65, 1)]
+    + [(0, 5, 7), (5, 0, 7), (5, 7, 0), (0, 0, 0)]
+)
+
+
+def configs(entry):
+    seen = []
+    for cfg in (entry.default, *entry.search_space):
+        if cfg not in seen:
+            seen.append(cfg)
+    return seen
+
+
+CASES = [(name, cfg) for name, entry in tm.STRATEGIES.items() for cfg in configs(entry)]
+
+
+@pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])
+def test_ragged_shapes_float32(name, cfg, rng):
+    k = tm.kernel(name, **cfg.params())
+    for M, N, K in SHAPES:
+        a, b = random_pair(M, N, K, np.float32, rng)
+        out = poisoned((M, N), np.float32)
+        k(a, b, out=out)
+        report = tm.check(out, a, b)
+        assert report.passed, (name, cfg, (M, N, K), report)
+
+
+@pytest.mark.parametrize("name", list(tm.STRATEGIES))
+def test_float64(name, rng):
+    k = tm.kernel(name)
+    for M, N, K in [(1, 1, 1), (17, 33, 129), (129, 127, 31), (300, 200, 500), (4, 5, 0)]:
+        a, b = random_pair(M, N, K, np.float64, rng)
+        out = poisoned((M, N), np.float64)
+        k(a, b, out=out)
+        report = tm.check(out, a, b)
+        assert report.passed and report.dtype == "float64", (name, (M, N, K), report)
+
+
+@pytest.mark.parametrize("name", list(tm.STRATEGIES))
+def test_numpy_round_trip(name, rng):
+    a = rng.uniform(-1, 1, (70, 90)).astype(np.float32)
+    b = rng.uniform(-1, 1, (90, 50)).astype(np.float32)
+    c = tm.matmul(a, b, strategy=name)
+    assert isinstance(c, np.ndarray) and c.shape == (70, 50) and c.dtype == np.float32
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.linalg.norm(c - ref) / np.linalg.norm(ref) < tm.tolerance(np.float32, 90)
+    out = np.full((70, 50), np.nan, np.float32)
+    assert tm.matmul(a, b, strategy=name, out=out) is out
+    assert np.isfinite(out).all()
+
+
+@pytest.mark.parametrize("name", list(tm.STRATEGIES))
+def test_non_contiguous_inputs(name, rng):
+    import cupy as cp
+
+    base_a, base_b = random_pair(200, 300, 240, np.float32, rng)
+    views = {
+        "transposed": (base_b.T[:150, :], base_a.T[:, :150]),  # (150 x 240) @ (240 x 150)
+        "sliced": (base_a[::2, 1:121], base_b[1:121, ::3]),
+        "fortran": (cp.asfortranarray(base_a), cp.asfortranarray(base_b)),
+        "offset": (base_a[1:, 1:], base_b[1:, 1:]),  # contiguous rows, misaligned start
+    }
+    for label, (a, b) in views.items():
+        if a.shape[1] != b.shape[0]:
+            a = a[:, : b.shape[0]]
+        out = poisoned((a.shape[0], b.shape[1]), np.float32)
+        tm.matmul(a, b, strategy=name, out=out)
+        report = tm.check(out, a, b)
+        assert report.passed, (name, label, report)
+
+
+def test_out_is_returned_and_written(rng):
+    a, b = random_pair(64, 48, 32, np.float32, rng)
+    out = poisoned((64, 48), np.float32)
+    assert tm.matmul(a, b, out=out) is out
+    assert tm.check(out, a, b).passed
+
+
+def test_non_default_stream(rng):
+    import cupy as cp
+
+    a, b = random_pair(512, 512, 512, np.float32, rng)
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        c = tm.matmul(a, b, strategy="register_blocked")
+        # The launch went on `stream`: an event recorded after it completes only once C is written.
+        done = stream.record()
+    done.synchronize()
+    assert tm.check(c, a, b).passed
+
+
+def test_compile_once_under_8_threads(rng):
+    cfg = tm.STRATEGIES["rect_tiled"].default.replace(tile_k=8)  # a key no other test compiles first
+    tmc.clear_cache()
+    barrier = threading.Barrier(8)
+    results, errors = [], []
+
+    def worker():
+        try:
+            barrier.wait()
+            results.append(tmc.get_kernel("rect_tiled", cfg, "float32"))
+        except Exception as exc:  # pragma: no cover - surfaced by the assert below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len({id(r) for r in results}) == 1
+    key = tmc.cache_key("rect_tiled", cfg, "float32", results[0].device)
+    assert tmc.compile_counts[key] == 1
+
+
+def test_check_rejects_wrong_result(rng):
+    a, b = random_pair(64, 64, 64, np.float32, rng)
+    c = tm.matmul(a, b)
+    c[3, 5] += 1.0
+    assert not tm.check(c, a, b).passed
+    c[3, 5] = float("nan")
+    report = tm.check(c, a, b)
+    assert not report.passed and report.nonfinite == 1
+
+
+def test_large_dynamic_smem_config(rng):
+    """A config above 48 KB of shared memory must raise the kernel's dynamic limit to launch."""
+    cfg = dict(bm=128, bn=128, bk=32, tm=8, tn=8)
+    assert tm.STRATEGIES["register_blocked"].make_config(**cfg).smem_bytes("float32") > 48 * 1024
+    a, b = random_pair(300, 260, 333, np.float32, rng)
+    out = poisoned((300, 260), np.float32)
+    tm.matmul(a, b, strategy="register_blocked", out=out, **cfg)
+    assert tm.check(out, a, b).passed

@@ -1,0 +1,31 @@
+"""Every default and search-space config compiles for sm_90 with nvcc, without spills (CPU only)."""
+
+from __future__ import annotations
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul.ptxas import ptxas_report
+
+from .conftest import HAS_NVCC
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")]
+
+CASES = []
+for name, entry in tm.STRATEGIES.items():
+    seen = []
+    for cfg in (entry.default, *entry.search_space):
+        if cfg not in seen:
+            seen.append(cfg)
+            CASES.append((name, cfg, "float32"))
+    CASES.append((name, entry.default, "float64"))
+
+
+@pytest.mark.parametrize("name,cfg,dtype", CASES, ids=[f"{n}-{c.tag()}-{d}" for n, c, d in CASES])
+def test_compiles_without_spills(name, cfg, dtype):
+    rep = ptxas_report(name, cfg, dtype)
+    assert rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0, rep.log
+    assert rep.stack_frame == 0, f"local-memory stack frame of {rep.stack_frame} B:\n{rep.log}"
+    if not cfg.DYNAMIC_SMEM:
+        assert rep.static_smem == cfg.smem_bytes(dtype)

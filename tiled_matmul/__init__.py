@@ -1,0 +1,26 @@
+"""tiled-matmul: hand-written tiled matrix-multiplication CUDA kernels, from naive to register blocking.
+
+>>> import cupy as cp, tiled_matmul as tm                                    # doctest: +SKIP
+>>> a = cp.random.rand(1000, 700, dtype=cp.float32)                          # doctest: +SKIP
+>>> b = cp.random.rand(700, 1300, dtype=cp.float32)                          # doctest: +SKIP
+>>> c = tm.matmul(a, b, strategy="smem_tiled", tile=16)                      # doctest: +SKIP
+>>> tm.check(c, a, b).passed                                                 # doctest: +SKIP
+True
+
+Importing needs no GPU: ``source()``, the registry and config validation work anywhere.
+"""
+
+from .api import DEFAULT_STRATEGY, MatmulKernel, kernel, launch_grid, matmul, source, tolerance
+from .check import CheckReport, check
+from .compile import KernelCompileError, get_kernel
+from .configs import Config
+from .device import DeviceLimits, device_limits, gpu_available
+from .registry import STRATEGIES, Strategy
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "matmul", "kernel", "source", "check", "tolerance", "launch_grid", "MatmulKernel", "CheckReport",
+    "KernelCompileError", "get_kernel", "Config", "DeviceLimits", "device_limits", "gpu_available",
+    "STRATEGIES", "Strategy", "DEFAULT_STRATEGY", "__version__",
+]

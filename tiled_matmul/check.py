@@ -1,0 +1,74 @@
+"""Check a result against cuBLAS (`cupy.matmul`) and a float64 reference."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from .api import tolerance
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """How far C is from a @ b. `passed` is False for any NaN/Inf mismatch or error over `tol`."""
+
+    shape: tuple[int, int, int]  # (M, N, K)
+    dtype: str
+    max_abs_err: float  # max |C - ref64|
+    rel_err: float  # ‖C - ref64‖ / ‖ref64‖ (Frobenius); max_abs_err when ‖ref64‖ == 0
+    cublas_rel_err: float  # the same measure for cupy.matmul, for scale
+    max_abs_diff_cublas: float  # max |C - cupy.matmul(a, b)|
+    nonfinite: int  # elements of C that are NaN/Inf where the reference is finite
+    tol: float
+    passed: bool
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
+    """Compare `c` with a @ b computed in float64 and with cupy.matmul.
+
+    Accepts cupy or numpy arrays. The default tolerance scales with dtype and K (see
+    :func:`tiled_matmul.tolerance`).
+
+    >>> report = check(matmul(a, b), a, b)  # doctest: +SKIP
+    >>> assert report.passed, report
+    """
+    import cupy
+
+    a, b, c = (cupy.asarray(x) for x in (a, b, c))
+    M, K = a.shape
+    N = b.shape[1]
+    if c.shape != (M, N):
+        raise ValueError(f"c has shape {c.shape}; a @ b has shape {(M, N)}")
+    ref = cupy.matmul(a.astype(cupy.float64), b.astype(cupy.float64))
+    cub = cupy.matmul(a, b)
+    c64 = c.astype(cupy.float64)
+    tol = tolerance(a.dtype, K) if tol is None else float(tol)
+
+    def errors(x):
+        if x.size == 0:
+            return 0.0, 0.0
+        diff = x - ref
+        # NaN where ref is NaN too counts as agreement (NaN propagates like cuBLAS).
+        both_nan = cupy.isnan(x) & cupy.isnan(ref)
+        same_inf = cupy.isinf(x) & (x == ref)
+        diff = cupy.where(both_nan | same_inf, 0.0, diff)
+        finite_ref = cupy.where(cupy.isfinite(ref), ref, 0.0)
+        max_abs = float(cupy.abs(diff).max())
+        ref_norm = float(cupy.linalg.norm(finite_ref))
+        rel = float(cupy.linalg.norm(diff)) / ref_norm if ref_norm > 0 else max_abs
+        return max_abs, rel
+
+    max_abs, rel = errors(c64)
+    _, cub_rel = errors(cub.astype(cupy.float64))
+    max_diff_cub = float(cupy.abs(c64 - cub.astype(cupy.float64)).max()) if c.size else 0.0
+    nonfinite = int(cupy.count_nonzero(~cupy.isfinite(c64) & cupy.isfinite(ref))) if c.size else 0
+    passed = bool(np.isfinite(rel) and rel <= tol and nonfinite == 0)
+    return CheckReport((M, N, K), str(a.dtype), max_abs, rel, cub_rel, max_diff_cub, nonfinite, tol, passed)

@@ -1,0 +1,126 @@
+"""Compile rendered kernels with NVRTC through `cupy.RawKernel`, once per key, thread-safely.
+
+The in-process cache is keyed by (strategy, config, dtype, device). Eight threads that ask for the
+same key at once compile it once: the first takes the key's lock and compiles, the others wait on
+that lock and then find the kernel in the cache. Across processes, CuPy's own on-disk cache
+(``~/.cupy/kernel_cache``, keyed by source and options) makes a fresh process skip NVRTC, which is
+why rendering is deterministic.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .configs import Config, dtype_name
+from .registry import Strategy, get
+from .render import kernel_name, render
+
+#: NVRTC options shared by every kernel. CuPy adds -arch for the device it compiles for.
+NVRTC_OPTIONS: tuple[str, ...] = ("-std=c++17",)
+#: Blocks may use this much shared memory without raising their dynamic limit.
+DEFAULT_SMEM_LIMIT = 48 * 1024
+
+
+class KernelCompileError(RuntimeError):
+    """NVRTC rejected a rendered template. The message names the strategy and config and holds
+    the compiler log followed by the numbered source."""
+
+    def __init__(self, strategy: str, config: Config, dtype: str, log: str, source: str):
+        numbered = "\n".join(f"{i:4d}  {line}" for i, line in enumerate(source.splitlines(), 1))
+        super().__init__(
+            f"compiling strategy {strategy!r} with config {config.params()} for {dtype} failed:\n"
+            f"{log.strip()}\n--- rendered source ---\n{numbered}"
+        )
+        self.strategy, self.config, self.dtype, self.log, self.source = strategy, config, dtype, log, source
+
+
+@dataclass
+class CompiledKernel:
+    """A compiled kernel plus everything needed to launch it."""
+
+    strategy: str
+    config: Config
+    dtype: str
+    device: int
+    name: str
+    source: str
+    raw: Any  # cupy.RawKernel
+    smem_bytes: int
+    compile_seconds: float
+    attributes: dict = field(default_factory=dict)
+
+    @property
+    def num_regs(self) -> int:
+        return int(self.attributes.get("num_regs", 0))
+
+    def launch(self, grid, args, stream=None) -> None:
+        """Launch on `stream` (the current CuPy stream when None)."""
+        self.raw(grid, self.config.block(), args, shared_mem=self.smem_bytes if self.config.DYNAMIC_SMEM else 0,
+                 stream=stream)
+
+
+_cache: dict[tuple, CompiledKernel] = {}
+_key_locks: dict[tuple, threading.Lock] = {}
+_locks_guard = threading.Lock()
+#: How many times each key was compiled in this process (tests assert it stays at 1).
+compile_counts: Counter = Counter()
+
+
+def cache_key(strategy: str, config: Config, dtype, device: int) -> tuple:
+    return (strategy, config, dtype_name(dtype), int(device))
+
+
+def clear_cache() -> None:
+    """Forget every compiled kernel of this process (CuPy's disk cache is untouched)."""
+    with _locks_guard:
+        _cache.clear()
+        _key_locks.clear()
+        compile_counts.clear()
+
+
+def get_kernel(strategy: "str | Strategy", config: Config, dtype="float32", device: "int | None" = None) -> CompiledKernel:
+    """The compiled kernel for (strategy, config, dtype, device), compiling it on first use.
+
+    Validates the config for that device and dtype first (ValueError/TypeError), and raises
+    :class:`KernelCompileError` with the log and numbered source if NVRTC fails.
+    """
+    import cupy
+
+    entry = get(strategy) if isinstance(strategy, str) else strategy
+    dev = cupy.cuda.Device().id if device is None else int(device)
+    key = cache_key(entry.name, config, dtype, dev)
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    with _locks_guard:
+        lock = _key_locks.setdefault(key, threading.Lock())
+    with lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            return hit
+        dt = dtype_name(dtype)
+        config.validate(dev, dt)
+        source = render(entry, config, dt)
+        name = kernel_name(entry.name, config, dt)
+        smem = config.smem_bytes(dt)
+        t0 = time.perf_counter()
+        with cupy.cuda.Device(dev):
+            raw = cupy.RawKernel(source, name, options=NVRTC_OPTIONS, backend="nvrtc")
+            try:
+                raw.compile()
+            except cupy.cuda.compiler.CompileException as exc:
+                raise KernelCompileError(entry.name, config, dt, str(exc), source) from None
+            if config.DYNAMIC_SMEM and smem > DEFAULT_SMEM_LIMIT:
+                raw.max_dynamic_shared_size_bytes = smem
+            attributes = dict(raw.attributes)
+        compiled = CompiledKernel(
+            strategy=entry.name, config=config, dtype=dt, device=dev, name=name, source=source,
+            raw=raw, smem_bytes=smem, compile_seconds=time.perf_counter() - t0, attributes=attributes,
+        )
+        compile_counts[key] += 1
+        _cache[key] = compiled
+        return compiled

@@ -1,0 +1,336 @@
+"""One frozen dataclass per tiling strategy: its parameters, derived values and launch geometry.
+
+A config owns every rule its template relies on. :meth:`Config.validate` checks them all, once,
+and the template itself contains no `static_assert` copy of them. The launch dims are functions
+of the config (`grid(M, N)`, `block()`), never computed anywhere else.
+
+Example::
+
+    >>> from tiled_matmul.configs import SmemTiledConfig
+    >>> cfg = SmemTiledConfig(tile=16).validate()
+    >>> cfg.block(), cfg.grid(1000, 1300)
+    ((16, 16, 1), (82, 63, 1))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar, Iterator
+
+import numpy as np
+
+from .device import DeviceLimits, device_limits
+
+#: dtypes every strategy supports, and the short names used in kernel symbols.
+DTYPES: dict[str, str] = {"float32": "f32", "float64": "f64"}
+
+
+def cdiv(a: int, b: int) -> int:
+    """Ceiling division: how many tiles of size `b` cover `a` elements."""
+    return -(-a // b)
+
+
+def dtype_name(dtype) -> str:
+    """Normalise a dtype-like (np.float32, 'float32', cupy dtype) to 'float32' / 'float64'.
+
+    Raises TypeError for anything else, naming what is allowed.
+    """
+    try:
+        name = np.dtype(dtype).name
+    except TypeError as exc:
+        raise TypeError(f"dtype {dtype!r} is not a dtype; allowed: {', '.join(DTYPES)}") from exc
+    if name not in DTYPES:
+        raise TypeError(f"dtype {name} is not supported; allowed: {', '.join(DTYPES)}")
+    return name
+
+
+def itemsize(dtype) -> int:
+    return np.dtype(dtype_name(dtype)).itemsize
+
+
+@dataclass(frozen=True)
+class Config:
+    """Base class: subclasses declare int fields (the template parameters) and their rules."""
+
+    #: name of the strategy this config belongs to (set by each subclass)
+    STRATEGY: ClassVar[str] = ""
+    #: True when the template declares `extern __shared__` memory sized by `smem_bytes()`
+    DYNAMIC_SMEM: ClassVar[bool] = False
+
+    # -- parameters ---------------------------------------------------------------------------
+    def params(self) -> dict[str, int]:
+        """The template parameters, in declaration order."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def tag(self) -> str:
+        """A short, deterministic string naming this config (used in kernel symbols)."""
+        return "_".join(f"{k}{v}" for k, v in self.params().items())
+
+    def replace(self, **changes: int) -> "Config":
+        return dataclasses.replace(self, **changes)
+
+    # -- derived values and launch geometry (subclasses override) --------------------------------
+    @property
+    def threads(self) -> int:
+        x, y, z = self.block()
+        return x * y * z
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        """(rows, cols) of C computed by one block."""
+        raise NotImplementedError
+
+    def block(self) -> tuple[int, int, int]:
+        raise NotImplementedError
+
+    def grid(self, M: int, N: int) -> tuple[int, int, int]:
+        """Blocks along N (x) and M (y): one block per output tile, ragged edges included."""
+        bm, bn = self.tile_mn
+        return (cdiv(N, bn), cdiv(M, bm), 1)
+
+    def smem_bytes(self, dtype="float32") -> int:
+        """Shared memory one block uses, in bytes, for elements of `dtype`."""
+        return 0
+
+    def _rules(self, limits: DeviceLimits, isz: int) -> Iterator[tuple[bool, str]]:
+        """Yield (holds, rule) for each strategy-specific constraint."""
+        return iter(())
+
+    def _derived(self, isz: int) -> dict[str, int]:
+        """Extra compile-time constants the template needs, computed here rather than in C."""
+        return {}
+
+    def template_vars(self, dtype="float32") -> dict[str, object]:
+        """Everything the template renders with: params in upper case plus derived values."""
+        isz = itemsize(dtype)
+        out: dict[str, object] = {k.upper(): v for k, v in self.params().items()}
+        out["THREADS"] = self.threads
+        out.update(self._derived(isz))
+        return out
+
+    # -- validation ----------------------------------------------------------------------------
+    def validate(self, device: "int | DeviceLimits | None" = None, dtype="float32") -> "Config":
+        """Check every constraint the template relies on; return self, or raise.
+
+        Raises TypeError when a parameter is not an int, and ValueError naming each broken rule
+        and a valid alternative otherwise. `device` is a device id or DeviceLimits (the current
+        device, or the H100 stand-in without a GPU, when None).
+        """
+        for name, value in self.params().items():
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise TypeError(
+                    f"{self.STRATEGY}: parameter {name}={value!r} must be an int "
+                    f"(got {type(value).__name__})"
+                )
+        bad_sign = [f"{k}={v}" for k, v in self.params().items() if v < 1]
+        if bad_sign:
+            raise ValueError(
+                f"{self.STRATEGY}: parameters must be >= 1, got {', '.join(bad_sign)}; "
+                f"a valid config is {default_hint(self)}"
+            )
+        limits = device_limits(device)
+        isz = itemsize(dtype)
+        rules = list(self._rules(limits, isz))
+        rules.append(
+            (
+                self.threads <= limits.max_threads_per_block,
+                f"threads per block = {self.threads} must be <= {limits.max_threads_per_block}",
+            )
+        )
+        smem_limit = limits.smem_per_block_optin if self.DYNAMIC_SMEM else limits.smem_per_block
+        rules.append(
+            (
+                self.smem_bytes(dtype) <= smem_limit,
+                f"shared memory = {self.smem_bytes(dtype)} B for {dtype_name(dtype)} must be "
+                f"<= {smem_limit} B on {limits.name}",
+            )
+        )
+        broken = [rule for ok, rule in rules if not ok]
+        if broken:
+            raise ValueError(
+                f"{self.STRATEGY} config {self.params()} is invalid: "
+                + "; ".join(broken)
+                + f". A valid config is {default_hint(self)}"
+            )
+        return self
+
+    def is_valid(self, device: "int | DeviceLimits | None" = None, dtype="float32") -> bool:
+        try:
+            self.validate(device, dtype)
+        except (TypeError, ValueError):
+            return False
+        return True
+
+
+def default_hint(cfg: Config) -> str:
+    """The strategy's default config as `name=value` text, for error messages."""
+    from .registry import STRATEGIES  # late import: the registry imports this module
+
+    entry = STRATEGIES.get(cfg.STRATEGY)
+    if entry is None:
+        return "(see tiled-matmul list)"
+    return ", ".join(f"{k}={v}" for k, v in entry.default.params().items())
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. naive
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NaiveConfig(Config):
+    """One thread per output element; a block of block_x (along N) × block_y (along M) threads."""
+
+    STRATEGY: ClassVar[str] = "naive"
+    block_x: int = 16
+    block_y: int = 16
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.block_y, self.block_x)
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.block_x, self.block_y, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. thread_tile
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ThreadTileConfig(Config):
+    """Each thread computes tm × tn outputs straight from global memory (no shared memory).
+
+    A thread's outputs are strided by the block dims so neighbouring threads touch neighbouring
+    columns: every load and store of a warp stays coalesced.
+    """
+
+    STRATEGY: ClassVar[str] = "thread_tile"
+    block_x: int = 16
+    block_y: int = 16
+    tm: int = 4
+    tn: int = 4
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.block_y * self.tm, self.block_x * self.tn)
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.block_x, self.block_y, 1)
+
+    def _rules(self, limits, isz):
+        yield (self.tm * self.tn <= 64, f"tm*tn = {self.tm * self.tn} accumulators must be <= 64 (registers)")
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. smem_tiled
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SmemTiledConfig(Config):
+    """Square tile × tile shared-memory tiles of A and B; one thread per output of the tile."""
+
+    STRATEGY: ClassVar[str] = "smem_tiled"
+    tile: int = 32
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.tile, self.tile)
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.tile, self.tile, 1)
+
+    def smem_bytes(self, dtype="float32") -> int:
+        return 2 * self.tile * self.tile * itemsize(dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. rect_tiled
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RectTiledConfig(Config):
+    """Rectangular tiles: tile_m × tile_k of A and tile_k × tile_n of B in shared memory.
+
+    A block has (tile_n / coarsen) × tile_m threads; each accumulates `coarsen` outputs of one
+    row, strided by tile_n / coarsen columns so a warp's shared-memory reads hit distinct banks.
+    """
+
+    STRATEGY: ClassVar[str] = "rect_tiled"
+    tile_m: int = 32
+    tile_n: int = 64
+    tile_k: int = 16
+    coarsen: int = 4
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.tile_m, self.tile_n)
+
+    def block(self) -> tuple[int, int, int]:
+        return (max(self.tile_n // self.coarsen, 1), self.tile_m, 1)
+
+    def smem_bytes(self, dtype="float32") -> int:
+        return (self.tile_m * self.tile_k + self.tile_k * self.tile_n) * itemsize(dtype)
+
+    def _rules(self, limits, isz):
+        yield (
+            self.tile_n % self.coarsen == 0,
+            f"tile_n ({self.tile_n}) must be a multiple of coarsen ({self.coarsen})",
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. register_blocked
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RegisterBlockedConfig(Config):
+    """A bm × bn block tile staged through shared memory bk at a time, double-buffered.
+
+    Each of the (bm/tm)·(bn/tn) threads accumulates tm × tn outputs in registers as outer
+    products of a column of A (stored transposed in shared memory) and a row of B.
+    """
+
+    STRATEGY: ClassVar[str] = "register_blocked"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    #: 16-byte vectors hold 4 floats or 2 doubles; tm, tn and bk are multiples of 4 so both fit.
+    VEC_MULTIPLE: ClassVar[int] = 4
+    bm: int = 128
+    bn: int = 128
+    bk: int = 8
+    tm: int = 8
+    tn: int = 8
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)
+
+    def block(self) -> tuple[int, int, int]:
+        return ((self.bn // self.tn) * (self.bm // self.tm), 1, 1)
+
+    @staticmethod
+    def pad(isz: int) -> int:
+        """Row padding (elements) of the shared tiles: one 16-byte vector, which keeps rows
+        16-byte aligned and moves the transposed stores of A onto distinct banks."""
+        return 16 // isz
+
+    def _derived(self, isz: int) -> dict[str, int]:
+        return {"PAD": self.pad(isz), "VEC": 16 // isz}
+
+    def smem_bytes(self, dtype="float32") -> int:
+        isz = itemsize(dtype)
+        p = self.pad(isz)
+        return 2 * self.bk * ((self.bm + p) + (self.bn + p)) * isz
+
+    def _rules(self, limits, isz):
+        v = self.VEC_MULTIPLE
+        yield (self.bm % self.tm == 0, f"bm ({self.bm}) must be a multiple of tm ({self.tm})")
+        yield (self.bn % self.tn == 0, f"bn ({self.bn}) must be a multiple of tn ({self.tn})")
+        for name in ("tm", "tn", "bk"):
+            val = getattr(self, name)
+            yield (val % v == 0, f"{name} ({val}) must be a multiple of {v} (16-byte vectors)")
+        yield (self.tm * self.tn <= 128, f"tm*tn = {self.tm * self.tn} accumulators must be <= 128 (registers)")
+        threads = (self.bm // max(self.tm, 1)) * (self.bn // max(self.tn, 1))
+        vec = 16 // isz
+        for tile, rows in (("A", self.bm), ("B", self.bn)):
+            n_vec = rows * self.bk // vec
+            yield (
+                threads > 0 and n_vec % threads == 0,
+                f"the {tile} tile ({rows}x{self.bk} = {n_vec} vectors of {vec}) must split evenly "
+                f"over {threads} threads",
+            )

@@ -1,0 +1,69 @@
+"""Compile a rendered template offline with `nvcc -cubin -Xptxas -v` and read its resource report.
+
+This needs nvcc but no GPU, so CI can prove every template compiles for sm_90 without spills,
+and the tiling model can read register counts on a machine with no device.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .configs import Config
+from .render import kernel_name, render
+
+
+@dataclass(frozen=True)
+class PtxasReport:
+    registers: int
+    spill_stores: int
+    spill_loads: int
+    stack_frame: int
+    static_smem: int
+    log: str
+
+
+def nvcc_path() -> "str | None":
+    return shutil.which("nvcc")
+
+
+def ptxas_report(strategy: str, config: Config, dtype="float32", arch: str = "sm_90") -> PtxasReport:
+    """Registers, spills and shared memory of one kernel as ptxas reports them.
+
+    Raises RuntimeError naming the config (with nvcc's output) if compilation fails, and
+    FileNotFoundError if nvcc is not on PATH.
+    """
+    nvcc = nvcc_path()
+    if nvcc is None:
+        raise FileNotFoundError("nvcc is not on PATH; install the CUDA toolkit to read ptxas reports")
+    src = render(strategy, config, dtype)
+    with tempfile.TemporaryDirectory() as tmp:
+        cu = Path(tmp) / "k.cu"
+        cu.write_text(src)
+        proc = subprocess.run(
+            [nvcc, "-cubin", f"-arch={arch}", "-std=c++17", "-Xptxas", "-v", "-o", str(Path(tmp) / "k.cubin"), str(cu)],
+            capture_output=True, text=True,
+        )
+    log = proc.stdout + proc.stderr
+    if proc.returncode != 0:
+        raise RuntimeError(f"nvcc failed for {strategy} {config.params()} ({dtype}):\n{log}")
+    name = kernel_name(strategy, config, dtype)
+    # ptxas prints a block per function; keep the lines after "Compiling entry function '<name>'".
+    section = log[log.find(name):] if name in log else log
+
+    def grab(pattern: str) -> int:
+        m = re.search(pattern, section)
+        return int(m.group(1)) if m else 0
+
+    return PtxasReport(
+        registers=grab(r"Used (\d+) registers"),
+        spill_stores=grab(r"(\d+) bytes spill stores"),
+        spill_loads=grab(r"(\d+) bytes spill loads"),
+        stack_frame=grab(r"(\d+) bytes stack frame"),
+        static_smem=grab(r"(\d+) bytes smem"),
+        log=log,
+    )

@@ -1,0 +1,71 @@
+"""Render a strategy's jinja2 template for one config and dtype into CUDA C source.
+
+One :class:`jinja2.Environment` with ``StrictUndefined`` serves every template, so a variable the
+template uses but the config does not provide is an error, not an empty string. The output is a
+pure function of (strategy, config, dtype): no timestamps, no dict-order surprises, so CuPy's
+on-disk cache keeps hitting across processes.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+
+from .configs import DTYPES, Config, dtype_name
+from .registry import Strategy, get
+
+#: C type and 16-byte vector type per dtype.
+CTYPES: dict[str, tuple[str, str]] = {"float32": ("float", "float4"), "float64": ("double", "double2")}
+
+
+def templates_dir() -> Path:
+    """The folder holding the *.cu.j2 templates: the installed `tiled_matmul.kernels` package,
+    or the repository's top-level kernels/ when running from a checkout without installing."""
+    try:
+        path = Path(str(resources.files("tiled_matmul.kernels")))
+        if any(path.glob("*.cu.j2")):
+            return path
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return Path(__file__).resolve().parent.parent / "kernels"
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+
+
+def kernel_name(strategy: str, config: Config, dtype) -> str:
+    """The unique `extern "C"` symbol for (strategy, config, dtype)."""
+    return f"tm_{strategy}_{DTYPES[dtype_name(dtype)]}_{config.tag()}"
+
+
+def render(strategy: "str | Strategy", config: Config, dtype="float32") -> str:
+    """CUDA C source of `strategy` for `config` and `dtype`. Needs no GPU."""
+    entry = get(strategy) if isinstance(strategy, str) else strategy
+    if not isinstance(config, entry.config_cls):
+        raise TypeError(
+            f"strategy {entry.name!r} takes a {entry.config_cls.__name__}, got {type(config).__name__}"
+        )
+    dt = dtype_name(dtype)
+    ctype, vtype = CTYPES[dt]
+    variables = dict(config.template_vars(dt))
+    variables.update(
+        KERNEL_NAME=kernel_name(entry.name, config, dt),
+        STRATEGY=entry.name,
+        T=ctype,
+        VEC_T=vtype,
+        DTYPE=dt,
+        PARAMS=", ".join(f"{k}={v}" for k, v in config.params().items()),
+    )
+    return environment().get_template(entry.template).render(**variables)
