@@ -93,6 +93,23 @@ class Config:
         """Shared memory one block uses, in bytes, for elements of `dtype`."""
         return 0
 
+    @property
+    def tile_k(self) -> int:
+        """K depth of one shared-memory stage (0 for strategies that stage nothing)."""
+        return 0
+
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        """Elements of A and of B this config reads from global memory for an M x N x K product.
+
+        The traffic model of the seed documents, generalised: a staged block reads a
+        (bm x tile_k) tile of A and a (tile_k x bn) tile of B per K step, for every block of
+        the (padded) grid. Strategies that stage nothing override this.
+        """
+        bm, bn = self.tile_mn
+        gx, gy, _ = self.grid(M, N)
+        steps = cdiv(K, self.tile_k)
+        return gx * gy * steps * bm * self.tile_k, gx * gy * steps * self.tile_k * bn
+
     def _rules(self, limits: DeviceLimits, isz: int) -> Iterator[tuple[bool, str]]:
         """Yield (holds, rule) for each strategy-specific constraint."""
         return iter(())
@@ -191,6 +208,10 @@ class NaiveConfig(Config):
     def block(self) -> tuple[int, int, int]:
         return (self.block_x, self.block_y, 1)
 
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        # Every output reads its whole row of A and column of B (the seed's M*N*2K).
+        return M * N * K, M * N * K
+
 
 # ---------------------------------------------------------------------------------------------
 # 2. thread_tile
@@ -216,6 +237,12 @@ class ThreadTileConfig(Config):
     def block(self) -> tuple[int, int, int]:
         return (self.block_x, self.block_y, 1)
 
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        # Each launched thread reads tm rows of A and tn columns of B, K long (edge threads clamp).
+        gx, gy, _ = self.grid(M, N)
+        threads = gx * gy * self.threads
+        return threads * self.tm * K, threads * self.tn * K
+
     def _rules(self, limits, isz):
         yield (self.tm * self.tn <= 64, f"tm*tn = {self.tm * self.tn} accumulators must be <= 64 (registers)")
 
@@ -236,6 +263,10 @@ class SmemTiledConfig(Config):
 
     def block(self) -> tuple[int, int, int]:
         return (self.tile, self.tile, 1)
+
+    @property
+    def tile_k(self) -> int:
+        return self.tile
 
     def smem_bytes(self, dtype="float32") -> int:
         return 2 * self.tile * self.tile * itemsize(dtype)
@@ -308,6 +339,10 @@ class RegisterBlockedConfig(Config):
         """Row padding (elements) of the shared tiles: one 16-byte vector, which keeps rows
         16-byte aligned and moves the transposed stores of A onto distinct banks."""
         return 16 // isz
+
+    @property
+    def tile_k(self) -> int:
+        return self.bk
 
     def _derived(self, isz: int) -> dict[str, int]:
         return {"PAD": self.pad(isz), "VEC": 16 // isz}
