@@ -3,6 +3,17 @@
 Each operand is first described by an :class:`Operand` (shape, dtype, strides, address range,
 device, writability) without touching its data, so every bad-input rule can be tested on a
 machine without a GPU, with numpy arrays or small fakes that expose the same attributes.
+
+Accepted operands, and how they are seen (all zero-copy):
+
+* ``cupy.ndarray``: kind ``"cupy"``, on its device;
+* ``numpy.ndarray``: kind ``"numpy"``, on the host (copied to the GPU at launch);
+* an object exposing ``__cuda_array_interface__`` (torch CUDA tensors, numba device arrays):
+  kind ``"cai"``, described from the interface dict alone;
+* an object exposing ``__dlpack__`` (JAX arrays, CUDA or CPU torch tensors through DLPack):
+  kind ``"dlpack"``; CUDA ones are imported with ``cupy.from_dlpack`` (on the current CuPy
+  stream, so the producer orders its work before ours), host ones with ``numpy.from_dlpack`` and
+  then treated like numpy arrays.
 """
 
 from __future__ import annotations
@@ -19,10 +30,18 @@ ACCEPTED = (
     "(torch CUDA tensors, numba device arrays) or __dlpack__"
 )
 
+#: The kernels take M, N and K as 32-bit ints (offsets are 64-bit): each must fit.
+MAX_DIM = 2**31 - 1
+
+# DLPack device types (dlpack.h, DLDeviceType).
+_DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
+_DL_NAMES = {1: "CPU", 2: "CUDA", 3: "CUDA host", 4: "OpenCL", 7: "Vulkan", 8: "Metal", 9: "VPI",
+             10: "ROCm", 11: "ROCm host", 13: "CUDA managed", 14: "oneAPI"}
+
 
 @dataclass(frozen=True)
 class Operand:
-    obj: Any
+    obj: Any  # the caller's object, returned as is when it is `out`
     kind: str  # "cupy" | "numpy" | "cai" | "dlpack"
     shape: tuple[int, ...]
     dtype: np.dtype
@@ -30,15 +49,20 @@ class Operand:
     ptr: int
     device: "int | None"  # None for host memory
     writable: bool
+    #: a zero-copy array over the same memory: numpy for host operands, cupy for "cupy" and CUDA
+    #: DLPack operands; None for "cai" operands (viewed with cupy.asarray when staged)
+    array: Any = None
+    #: True for host memory (numpy arrays, host DLPack objects)
+    host: "bool | None" = None
 
     @property
     def on_host(self) -> bool:
-        return self.kind == "numpy"
+        return self.kind == "numpy" if self.host is None else bool(self.host)
 
     @property
     def c_contiguous(self) -> bool:
-        if self.strides is None:
-            return True
+        if self.strides is None or any(n == 0 for n in self.shape):
+            return True  # no elements: any strides describe the same (empty) layout
         expected = self.dtype.itemsize
         for n, s in zip(reversed(self.shape), reversed(self.strides)):
             if n > 1 and s != expected:
@@ -73,6 +97,40 @@ def _device_of(obj: Any, ptr: int) -> "int | None":
         return None
 
 
+def _numpy_operand(obj: Any, arr: np.ndarray, kind: str) -> Operand:
+    return Operand(obj, kind, tuple(arr.shape), arr.dtype, tuple(arr.strides),
+                   int(arr.__array_interface__["data"][0]), None, bool(arr.flags.writeable),
+                   array=arr, host=True)
+
+
+def _cupy_operand(obj: Any, arr: Any, kind: str) -> Operand:
+    return Operand(obj, kind, tuple(arr.shape), np.dtype(arr.dtype), tuple(arr.strides),
+                   int(arr.data.ptr), int(arr.device.id), True, array=arr, host=False)
+
+
+def _dlpack_operand(obj: Any, name: str, cupy: Any) -> Operand:
+    tname = type(obj).__name__
+    dev_type = None
+    if hasattr(obj, "__dlpack_device__"):
+        try:
+            dev_type = int(obj.__dlpack_device__()[0])
+        except Exception as exc:
+            raise TypeError(f"{name}: __dlpack_device__() of {tname} failed ({exc})") from None
+    host = dev_type in (_DL_CPU, _DL_CUDA_HOST)
+    if dev_type is not None and not host and dev_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        raise TypeError(f"{name} is a {tname} on a {_DL_NAMES.get(dev_type, f'type-{dev_type}')} device "
+                        "(DLPack); only CUDA device memory or host memory is supported")
+    try:
+        if host:
+            return _numpy_operand(obj, np.from_dlpack(obj), "dlpack")
+        if cupy is None:  # pragma: no cover - cupy is a hard requirement at run time
+            raise RuntimeError("cupy is not installed")
+        return _cupy_operand(obj, cupy.from_dlpack(obj), "dlpack")
+    except Exception as exc:
+        raise TypeError(f"{name}: could not import {tname} through DLPack ({exc}); "
+                        f"expected {ACCEPTED}") from None
+
+
 def describe(obj: Any, name: str) -> Operand:
     """An Operand for `obj`, or TypeError naming what was given and what is allowed."""
     try:
@@ -80,26 +138,31 @@ def describe(obj: Any, name: str) -> Operand:
     except ImportError:  # pragma: no cover
         cupy = None
     if cupy is not None and isinstance(obj, cupy.ndarray):
-        return Operand(obj, "cupy", tuple(obj.shape), np.dtype(obj.dtype), tuple(obj.strides),
-                       int(obj.data.ptr), int(obj.device.id), True)
+        return _cupy_operand(obj, obj, "cupy")
     if isinstance(obj, np.ndarray):
-        return Operand(obj, "numpy", tuple(obj.shape), obj.dtype, tuple(obj.strides),
-                       int(obj.__array_interface__["data"][0]), None, bool(obj.flags.writeable))
-    cai = getattr(obj, "__cuda_array_interface__", None)
+        return _numpy_operand(obj, obj, "numpy")
+    try:
+        # torch raises RuntimeError here for tensors that require grad (and AttributeError,
+        # which getattr turns into None, for CPU tensors).
+        cai = getattr(obj, "__cuda_array_interface__", None)
+    except Exception as exc:
+        raise TypeError(f"{name}: reading __cuda_array_interface__ of {type(obj).__name__} failed ({exc})") from None
     if isinstance(cai, dict):
+        if cai.get("mask") is not None:
+            raise TypeError(f"{name} is a masked array (__cuda_array_interface__ has a mask); "
+                            "masks are not supported")
         ptr, readonly = cai.get("data", (0, False))
         strides = cai.get("strides")
-        return Operand(obj, "cai", tuple(cai["shape"]), np.dtype(cai["typestr"]),
-                       tuple(strides) if strides is not None else None, int(ptr or 0),
-                       _device_of(obj, int(ptr or 0)), not readonly)
-    if hasattr(obj, "__dlpack__") and cupy is not None:
         try:
-            arr = cupy.from_dlpack(obj)
-        except Exception as exc:
-            raise TypeError(f"{name}: could not import {type(obj).__name__} through DLPack ({exc}); "
-                            f"expected {ACCEPTED}") from None
-        return Operand(arr, "dlpack", tuple(arr.shape), np.dtype(arr.dtype), tuple(arr.strides),
-                       int(arr.data.ptr), int(arr.device.id), True)
+            dtype = np.dtype(cai["typestr"])
+        except TypeError:
+            raise TypeError(f"{name} has typestr {cai['typestr']!r}; supported dtypes are "
+                            f"{', '.join(DTYPES)}") from None
+        return Operand(obj, "cai", tuple(int(n) for n in cai["shape"]), dtype,
+                       tuple(strides) if strides is not None else None, int(ptr or 0),
+                       _device_of(obj, int(ptr or 0)), not readonly, array=None, host=False)
+    if hasattr(obj, "__dlpack__"):
+        return _dlpack_operand(obj, name, cupy)
     raise TypeError(f"{name} must be {ACCEPTED}; got {type(obj).__name__}")
 
 
@@ -108,7 +171,8 @@ def check_operands(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "
     da, db = describe(a, "a"), describe(b, "b")
     for op, name, dims in ((da, "a", "(M, K)"), (db, "b", "(K, N)")):
         if len(op.shape) != 2:
-            raise ValueError(f"{name} must be a 2-D array {dims}; got {len(op.shape)}-D with shape {op.shape}")
+            raise ValueError(f"{name} must be a 2-D array {dims}; got {len(op.shape)}-D with shape "
+                             f"{op.shape} (batched matmul is not supported)")
     for op, name in ((da, "a"), (db, "b")):
         if op.dtype.name not in DTYPES:
             raise TypeError(f"{name} has dtype {op.dtype.name}; supported dtypes are {', '.join(DTYPES)}")
@@ -118,6 +182,10 @@ def check_operands(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "
     if da.shape[1] != db.shape[0]:
         raise ValueError(f"inner dimensions differ: a is {da.shape} and b is {db.shape}; "
                          f"a.shape[1] must equal b.shape[0]")
+    for dim, value in (("M", da.shape[0]), ("K", da.shape[1]), ("N", db.shape[1])):
+        if value > MAX_DIM:
+            raise ValueError(f"{dim} = {value} is over {MAX_DIM} (2**31 - 1), the largest dimension the "
+                             "kernels index; split the product into blocks")
     if da.on_host != db.on_host:
         raise TypeError("a and b must both be host (numpy) arrays or both device arrays; "
                         f"got {da.kind} and {db.kind}")
@@ -139,6 +207,9 @@ def check_operands(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "
             raise ValueError(f"out must be C-contiguous (row-major); got strides {dout.strides}")
         if not dout.writable:
             raise ValueError("out is read-only; pass a writable array")
+        if getattr(out, "requires_grad", False) is True:
+            raise ValueError("out requires grad, and writing into it would bypass autograd; "
+                             "pass a tensor that does not require grad (e.g. torch.empty(...))")
         if not dout.on_host and dout.device != da.device:
             raise ValueError(f"out is on device {dout.device} but the inputs are on device {da.device}")
         r_out = dout.byte_range()
