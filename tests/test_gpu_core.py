@@ -153,3 +153,15 @@ def test_large_dynamic_smem_config(rng):
     out = poisoned((300, 260), np.float32)
     tm.matmul(a, b, strategy="register_blocked", out=out, **cfg)
     assert tm.check(out, a, b).passed
+
+
+def test_compile_error_names_config_and_numbers_source(monkeypatch):
+    broken = tm.STRATEGIES["smem_tiled"].default.replace(tile=4)  # a key no other test compiles
+    real_render = tmc.render
+    monkeypatch.setattr(tmc, "render", lambda *a: real_render(*a).replace("acc +=", "acc += undefined_symbol +"))
+    with pytest.raises(tm.KernelCompileError) as err:
+        tmc.get_kernel("smem_tiled", broken, "float32")
+    msg = str(err.value)
+    assert "smem_tiled" in msg and "'tile': 4" in msg
+    assert "undefined_symbol" in msg  # the compiler log
+    assert "   1  // tiled-matmul strategy 3" in msg  # numbered source
