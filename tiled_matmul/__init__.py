@@ -16,6 +16,9 @@ from .compile import KernelCompileError, get_kernel
 from .configs import Config
 from .device import DeviceLimits, device_limits, gpu_available
 from .registry import STRATEGIES, Strategy
+from . import bench
+from .explain import explain
+from .tune import TuneResult, tune
 
 __version__ = "0.1.0"
 
@@ -23,4 +26,6 @@ __all__ = [
     "matmul", "kernel", "source", "check", "tolerance", "launch_grid", "MatmulKernel", "CheckReport",
     "KernelCompileError", "get_kernel", "Config", "DeviceLimits", "device_limits", "gpu_available",
     "STRATEGIES", "Strategy", "DEFAULT_STRATEGY", "__version__",
+    "explain", "bench",
+    "tune", "TuneResult",
 ]

@@ -42,16 +42,32 @@ def source(strategy: str, dtype="float32", **params: int) -> str:
 
 
 def _to_device(op: Operand):
-    """A C-contiguous cupy view (zero-copy where possible) of a validated operand."""
+    """A C-contiguous cupy array over a validated operand: the caller's memory itself (zero-copy)
+    where it already is one; host data and strided views are copied, on the current stream."""
     import cupy
 
-    arr = op.obj
-    if op.kind == "numpy":
-        return cupy.asarray(np.ascontiguousarray(arr))
-    if op.kind == "cai":
-        arr = cupy.asarray(arr)
+    if 0 in op.shape:  # nothing to read; some producers hand out a null pointer for empty arrays
+        return cupy.empty(op.shape, dtype=op.dtype)
+    if op.on_host:  # numpy arrays and host DLPack objects (op.array is their numpy view)
+        return cupy.asarray(np.ascontiguousarray(op.array if op.array is not None else op.obj))
+    arr = op.array if op.array is not None else cupy.asarray(op.obj)  # "cai": zero-copy view
     # RawKernel ignores strides: anything but C order must be copied first.
     return arr if arr.flags.c_contiguous else cupy.ascontiguousarray(arr)
+
+
+def _out_view(dout: Operand):
+    """A cupy array over the caller's device `out` (zero-copy): kernels write straight into it."""
+    import cupy
+
+    if dout.array is not None:
+        return dout.array
+    if 0 in dout.shape:  # nothing will be written
+        return cupy.empty(dout.shape, dtype=dout.dtype)
+    return cupy.asarray(dout.obj)
+
+
+#: CUDA's grid-x limit (compute capability 3.0 and later); grid y comes from the device.
+MAX_GRID_X = 2**31 - 1
 
 
 def _aligned(arr, row_elems: int) -> bool:
@@ -90,44 +106,51 @@ class MatmulKernel:
         return self.config.grid(M, N), self.config.block()
 
     def __call__(self, a: Any, b: Any, out: Any = None):
-        """C = a @ b. Returns `out` if given, else a new array of the inputs' kind."""
+        """C = a @ b. Returns `out` itself if given, else a new array (see :func:`matmul`)."""
         da, db, dout = check_operands(a, b, out)
         return self._run(da, db, dout)
 
     def _run(self, da: Operand, db: Operand, dout: "Operand | None"):
-        import cupy
-
-        if not _gpu():
-            raise RuntimeError("tiled_matmul needs a CUDA device and none is available "
-                               "(cupy.is_available() is False); source() and explain() work without one")
-
+        """Launch on validated operands, on the current CuPy stream of the inputs' device."""
         M, K = da.shape
         N = db.shape[1]
         dt = da.dtype.name
-        device = da.device if da.device is not None else cupy.cuda.Device().id
+        gpu = _gpu()
+        if gpu and da.device is None:  # host inputs run on the current device
+            import cupy
+
+            device = cupy.cuda.Device().id
+        else:
+            device = da.device  # without a GPU: None/fake ids read the H100 stand-in limits
+        # Launch geometry is checked before anything compiles (and, like bad input, without a GPU).
+        grid = self.config.grid(M, N)
+        limit = compiled_grid_limit(device)
+        if grid[1] > limit:
+            raise ValueError(
+                f"M={M} needs {grid[1]} blocks along grid y, over the device limit {limit}; "
+                f"use a strategy config with a taller tile"
+            )
+        if grid[0] > MAX_GRID_X:
+            raise ValueError(f"N={N} needs {grid[0]} blocks along grid x, over the limit {MAX_GRID_X}")
+        if not gpu:
+            raise RuntimeError("tiled_matmul needs a CUDA device and none is available "
+                               "(cupy.is_available() is False); source() and explain() work without one")
+
+        import cupy
+
         with cupy.cuda.Device(device):
             compiled = self.compiled(dt, device)
-            grid = self.config.grid(M, N)
-            limit = compiled_grid_limit(device)
-            if grid[1] > limit:
-                raise ValueError(
-                    f"M={M} needs {grid[1]} blocks along grid y, over the device limit {limit}; "
-                    f"use a strategy config with a taller tile"
-                )
-            if dout is not None and dout.kind != "numpy":
-                c = dout.obj if dout.kind in ("cupy", "dlpack") else cupy.asarray(dout.obj)
-            else:
-                c = cupy.empty((M, N), dtype=dt)
+            device_out = dout is not None and not dout.on_host
+            c = _out_view(dout) if device_out else cupy.empty((M, N), dtype=dt)
             if M and N:
                 A, B = _to_device(da), _to_device(db)
                 flags = int(_aligned(A, K)) | (int(_aligned(B, N) and _aligned(c, N)) << 1)
-                compiled.launch(grid, (A, B, c, np.int32(M), np.int32(N), np.int32(K), np.int32(flags)))
-            if da.on_host:
-                if dout is not None:
-                    c.get(out=dout.obj)
-                    return dout.obj
-                return c.get()
-            return dout.obj if dout is not None else c
+                compiled.run(A, B, c, M, N, K, flags)  # config hook: split-K launches twice
+            if dout is not None:
+                if not device_out:  # host out (numpy, or a host DLPack object's numpy view)
+                    c.get(out=dout.array if dout.array is not None else dout.obj)
+                return dout.obj  # the caller's own object (torch tensor, DLPack array, ...)
+            return c.get() if da.on_host else c
 
 
 @functools.lru_cache(maxsize=1)
@@ -158,7 +181,17 @@ def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> MatmulKernel:
     unknown or non-int parameter.
 
     >>> k = kernel("smem_tiled", tile=16)  # doctest: +SKIP
+
+    ``kernel("auto")`` returns a :class:`tiled_matmul.tunedb.AutoKernel` instead: the shape is
+    only known at call time, so it picks the tuned kernel for each call's shape bucket (see
+    :func:`matmul`); it takes no params.
     """
+    if strategy == "auto":
+        if params:
+            raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
+        from .tunedb import AUTO
+
+        return AUTO
     try:
         return _kernel_cached(strategy, tuple(sorted(params.items())))
     except TypeError as exc:
@@ -170,15 +203,43 @@ def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> MatmulKernel:
 def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **params: int):
     """C = a @ b with a hand-written tiled kernel.
 
-    `a` (M x K) and `b` (K x N) are float32 or float64 cupy arrays (the result is a cupy array,
-    written into `out` when given), or numpy arrays (copied to the GPU; the result is numpy).
-    Non-contiguous inputs are copied to C order first. `strategy` names a rung of the ladder
-    (see ``tiled_matmul.STRATEGIES``); `params` set its tile sizes, defaults filling the rest.
+    `a` (M x K) and `b` (K x N) are 2-D float32 or float64 arrays of one dtype. `strategy` names a
+    rung of the ladder (see ``tiled_matmul.STRATEGIES``); `params` set its tile sizes, defaults
+    filling the rest. Device inputs are used in place (zero-copy); non-contiguous ones are copied
+    to C order first. What comes back depends on what goes in:
+
+    * ``cupy.ndarray`` inputs give a new ``cupy.ndarray``;
+    * ``numpy.ndarray`` inputs (or host DLPack objects such as CPU torch tensors) give a new
+      ``numpy.ndarray``;
+    * other device arrays, objects exposing ``__cuda_array_interface__`` (torch CUDA tensors,
+      numba device arrays) or CUDA DLPack objects (JAX arrays), alone or mixed with cupy arrays,
+      give a new ``cupy.ndarray``, which wraps zero-copy: ``torch.as_tensor(c, device="cuda")``.
+
+    With ``out=`` (any accepted kind matching the inputs' side, host or device: C-contiguous,
+    writable, the right shape and dtype, sharing no memory with `a` or `b`) the result is written
+    into it and `out` itself is returned (the same torch tensor, numpy array, ...).
+
+    Device results are computed on the inputs' device, on its current CuPy stream (``with
+    cupy.cuda.Stream():``, or a torch stream through ``cupy.cuda.ExternalStream(s.cuda_stream)``),
+    and the call returns without synchronising. Host inputs are copied to the current device and
+    the call returns once the result is back on the host. NaN and Inf propagate as in
+    ``cupy.matmul``. Bad input raises TypeError/ValueError before anything is launched or written.
+
+    ``strategy="auto"`` (no params) runs the tuned choice for the shape's bucket: the user's tuning
+    database, then the one shipped for this GPU, else ``tiled_matmul.heuristic.recommend``; cached
+    in-process, so repeated shapes cost one dict lookup (see :mod:`tiled_matmul.tunedb`).
 
     >>> c = matmul(a, b, strategy="smem_tiled", tile=16)  # doctest: +SKIP
     """
     da, db, dout = check_operands(a, b, out)
-    k = kernel(strategy, **params)
+    if strategy == "auto":
+        if params:
+            raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
+        from .tunedb import auto_kernel
+
+        k = auto_kernel(da.shape[0], db.shape[1], da.shape[1], da.dtype.name, da.device)
+    else:
+        k = kernel(strategy, **params)
     return k._run(da, db, dout)
 
 

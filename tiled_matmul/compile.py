@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .configs import Config, dtype_name
 from .registry import Strategy, get
 from .render import kernel_name, render
@@ -52,6 +54,7 @@ class CompiledKernel:
     smem_bytes: int
     compile_seconds: float
     attributes: dict = field(default_factory=dict)
+    _companions: dict = field(default_factory=dict, repr=False)
 
     @property
     def num_regs(self) -> int:
@@ -61,6 +64,29 @@ class CompiledKernel:
         """Launch on `stream` (the current CuPy stream when None)."""
         self.raw(grid, self.config.block(), args, shared_mem=self.smem_bytes if self.config.DYNAMIC_SMEM else 0,
                  stream=stream)
+
+    def run(self, A, B, C, M: int, N: int, K: int, flags: int, stream=None) -> None:
+        """C = A @ B for device arrays: the config's own `run(compiled, ...)` when it has one
+        (e.g. split-K: a workspace and a second kernel), else one launch on `config.grid`."""
+        custom = getattr(self.config, "run", None)
+        if custom is not None:
+            custom(self, A, B, C, M, N, K, flags, stream=stream)
+            return
+        i32 = np.int32
+        self.launch(self.config.grid(M, N), (A, B, C, i32(M), i32(N), i32(K), i32(flags)), stream=stream)
+
+    def companion(self, symbol: str):
+        """Another `extern "C"` kernel of the same rendered source, by symbol, as a cupy.RawKernel
+        compiled once per CompiledKernel (CuPy's cache makes the compile a cache hit)."""
+        import cupy
+
+        fn = self._companions.get(symbol)
+        if fn is None:
+            with cupy.cuda.Device(self.device):
+                fn = cupy.RawKernel(self.source, symbol, options=NVRTC_OPTIONS, backend="nvrtc")
+                fn.compile()
+            fn = self._companions.setdefault(symbol, fn)
+        return fn
 
 
 _cache: dict[tuple, CompiledKernel] = {}

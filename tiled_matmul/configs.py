@@ -369,3 +369,171 @@ class RegisterBlockedConfig(Config):
                 f"the {tile} tile ({rows}x{self.bk} = {n_vec} vectors of {vec}) must split evenly "
                 f"over {threads} threads",
             )
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. warp_tiled
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WarpTiledConfig(Config):
+    """A bm × bn block tile split into wm × wn warp tiles of 32 threads, each thread tm × tn.
+
+    Global → shared memory goes through a `stages`-deep cp.async pipeline (dynamic shared
+    memory, zero-filled ragged edges); A stays row-major in shared memory, padded so that 16-byte
+    reads of 8 different rows hit 8 different bank groups. Tiles are ordered in groups of
+    `group_m` tile rows so that blocks running together share A rows and B columns in L2.
+    The grid is 1-D (one block per tile), so M is not bound by the grid-y limit.
+    """
+
+    STRATEGY: ClassVar[str] = "warp_tiled"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    bm: int = 128
+    bn: int = 128
+    bk: int = 8
+    wm: int = 32
+    wn: int = 64
+    tm: int = 8
+    tn: int = 8
+    stages: int = 3
+    group_m: int = 8
+    min_blocks: int = 2
+
+    #: slices of K (blockIdx.z); the split_k strategy overrides this with a parameter
+    @property
+    def splits(self) -> int:
+        return 1
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)
+
+    @property
+    def tile_k(self) -> int:
+        return self.bk
+
+    def block(self) -> tuple[int, int, int]:
+        return ((self.bm // self.wm) * (self.bn // self.wn) * 32, 1, 1)
+
+    def grid(self, M: int, N: int) -> tuple[int, int, int]:
+        """1-D: one block per output tile (the kernel maps ids to tiles in grouped order)."""
+        return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, self.splits)
+
+    @staticmethod
+    def _vec(isz: int) -> int:
+        return 16 // isz
+
+    @staticmethod
+    def pad(isz: int) -> int:
+        """Row padding (elements) of the transposed A tile: one 16-byte vector, which keeps rows
+        16-byte aligned and spreads the element-wise transposing copies over more banks."""
+        return 16 // isz
+
+    def smem_bytes(self, dtype="float32") -> int:
+        isz = itemsize(dtype)
+        return self.stages * self.bk * ((self.bm + self.pad(isz)) + self.bn) * isz
+
+    def occupancy(self, isz: int) -> int:
+        """Blocks per SM promised to ptxas (__launch_bounds__): min_blocks for float32; 1 for
+        float64, whose accumulators need twice the registers."""
+        return self.min_blocks if isz == 4 else 1
+
+    def _derived(self, isz: int) -> dict[str, int]:
+        return {"VEC": self._vec(isz), "PAD": self.pad(isz), "SPLIT_K": self.splits,
+                "OCCUPANCY": self.occupancy(isz)}
+
+    def _rules(self, limits, isz):
+        vec = self._vec(isz)
+        yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")
+        yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")
+        yield (self.wm % self.tm == 0, f"wm ({self.wm}) must be a multiple of tm ({self.tm})")
+        yield (self.wn % self.tn == 0, f"wn ({self.wn}) must be a multiple of tn ({self.tn})")
+        per_warp = (self.wm // max(self.tm, 1)) * (self.wn // max(self.tn, 1))
+        yield (per_warp == 32, f"a warp tile holds (wm/tm)*(wn/tn) = {per_warp} threads; it must be 32")
+        for name in ("tm", "tn", "bk"):
+            val = getattr(self, name)
+            yield (val % 4 == 0, f"{name} ({val}) must be a multiple of 4 (16-byte vectors)")
+        yield (self.tm * self.tn <= 128, f"tm*tn = {self.tm * self.tn} accumulators must be <= 128 (registers)")
+        yield (2 <= self.stages <= 8, f"stages ({self.stages}) must be between 2 and 8")
+        yield (self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be <= 4")
+        threads = (self.bm // max(self.wm, 1)) * (self.bn // max(self.wn, 1)) * 32
+        yield (
+            self.bm * self.bk % threads == 0,
+            f"the A tile ({self.bm}x{self.bk} elements) must split evenly over {threads} threads",
+        )
+        yield (
+            self.bk * self.bn // vec % threads == 0,
+            f"the B tile ({self.bk * self.bn // vec} vectors of {vec}) must split evenly over {threads} threads",
+        )
+        occ = self.occupancy(isz)
+        yield (
+            occ * self.smem_bytes("float32" if isz == 4 else "float64") <= limits.smem_per_sm,
+            f"min_blocks ({occ}) blocks of {self.smem_bytes('float32' if isz == 4 else 'float64')} B "
+            f"shared memory must fit the SM's {limits.smem_per_sm} B",
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. split_k
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SplitKConfig(WarpTiledConfig):
+    """warp_tiled with K cut into `split_k` slices (blockIdx.z), for small M·N with long K.
+
+    Each slice writes its partial product to a [split_k, M, N] workspace with plain stores; a
+    second kernel adds the slices in the fixed order 0..split_k-1, so the result is bit-identical
+    from run to run (no atomics). :meth:`run` does both launches.
+    """
+
+    STRATEGY: ClassVar[str] = "split_k"
+    bm: int = 64
+    bn: int = 64
+    bk: int = 8
+    wm: int = 32
+    wn: int = 32
+    tm: int = 4
+    tn: int = 8
+    stages: int = 4
+    group_m: int = 8
+    min_blocks: int = 4
+    split_k: int = 8
+
+    #: threads per block of the reduce kernel
+    REDUCE_THREADS: ClassVar[int] = 256
+
+    @property
+    def splits(self) -> int:
+        return self.split_k
+
+    def k_slice(self, K: int) -> int:
+        """K elements per slice (whole multiples of bk; the last slice may be shorter or empty)."""
+        return cdiv(cdiv(K, self.split_k), self.bk) * self.bk
+
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        tiles = cdiv(M, self.bm) * cdiv(N, self.bn)
+        steps = self.split_k * cdiv(self.k_slice(K), self.bk) if K else 0
+        return tiles * steps * self.bm * self.bk, tiles * steps * self.bk * self.bn
+
+    @staticmethod
+    def reduce_symbol(kernel_name: str) -> str:
+        """The reduce kernel's symbol, as 07_split_k.cu.j2 spells it."""
+        return "reduce_" + kernel_name.removeprefix("tm_")
+
+    def workspace_bytes(self, M: int, N: int, dtype="float32") -> int:
+        return self.split_k * M * N * itemsize(dtype)
+
+    def _rules(self, limits, isz):
+        yield from super()._rules(limits, isz)
+        yield (2 <= self.split_k <= 64, f"split_k ({self.split_k}) must be between 2 and 64")
+
+    def run(self, compiled, A, B, C, M: int, N: int, K: int, flags: int, stream=None) -> None:
+        """Partial products into a fresh workspace, then the fixed-order reduction into C."""
+        import cupy
+
+        i32 = np.int32
+        work = cupy.empty((self.split_k, M, N), dtype=C.dtype)
+        compiled.launch(self.grid(M, N), (A, B, work, i32(M), i32(N), i32(K), i32(flags)), stream=stream)
+        vec = 16 // C.dtype.itemsize
+        items = cdiv(M * N, vec) if flags & 2 else M * N
+        blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), 132 * 16))
+        reduce = compiled.companion(self.reduce_symbol(compiled.name))
+        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags)), stream=stream)

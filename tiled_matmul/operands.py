@@ -141,6 +141,9 @@ def describe(obj: Any, name: str) -> Operand:
         return _cupy_operand(obj, obj, "cupy")
     if isinstance(obj, np.ndarray):
         return _numpy_operand(obj, obj, "numpy")
+    if getattr(obj, "requires_grad", False) is True:  # torch: we do not track gradients
+        raise ValueError(f"{name} requires grad, and tiled_matmul does not track gradients (reading it "
+                         f"or writing into it would bypass autograd); pass {name}.detach()")
     try:
         # torch raises RuntimeError here for tensors that require grad (and AttributeError,
         # which getattr turns into None, for CPU tensors).
@@ -207,9 +210,6 @@ def check_operands(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "
             raise ValueError(f"out must be C-contiguous (row-major); got strides {dout.strides}")
         if not dout.writable:
             raise ValueError("out is read-only; pass a writable array")
-        if getattr(out, "requires_grad", False) is True:
-            raise ValueError("out requires grad, and writing into it would bypass autograd; "
-                             "pass a tensor that does not require grad (e.g. torch.empty(...))")
         if not dout.on_host and dout.device != da.device:
             raise ValueError(f"out is on device {dout.device} but the inputs are on device {da.device}")
         r_out = dout.byte_range()

@@ -112,6 +112,36 @@ STRATEGIES: dict[str, Strategy] = {
             ],
             "bm×bn block tile, double-buffered shared memory, tm×tn register outer products, 128-bit loads",
         ),
+        _entry(
+            "warp_tiled",
+            "06_warp_tiled.cu.j2",
+            C.WarpTiledConfig,
+            [
+                dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2),
+                dict(bm=128, bn=128, bk=16, wm=32, wn=64, tm=8, tn=8, stages=2, group_m=8, min_blocks=2),
+                dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=5, group_m=8, min_blocks=2),
+                dict(bm=128, bn=128, bk=8, wm=64, wn=32, tm=8, tn=8, stages=3, group_m=8, min_blocks=2),
+                dict(bm=128, bn=128, bk=16, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=1),
+                dict(bm=128, bn=256, bk=16, wm=64, wn=64, tm=8, tn=16, stages=3, group_m=8, min_blocks=1),
+                dict(bm=64, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=4, group_m=8, min_blocks=3),
+                dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4),
+            ],
+            "warp tiles of thread tiles, multi-stage cp.async pipeline (A transposed on the way in), grouped block order",
+        ),
+        _entry(
+            "split_k",
+            "07_split_k.cu.j2",
+            C.SplitKConfig,
+            [
+                dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4, split_k=8),
+                dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4, split_k=4),
+                dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4, split_k=16),
+                dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2, split_k=4),
+                dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2, split_k=16),
+                dict(bm=64, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=4, group_m=8, min_blocks=3, split_k=8),
+            ],
+            "warp_tiled over split_k slices of K into a workspace, then a fixed-order (deterministic) sum",
+        ),
     )
 }
 

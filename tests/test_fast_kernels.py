@@ -1,0 +1,111 @@
+"""CPU checks of the fast rungs (warp_tiled, split_k): rules, geometry, rendering, nvcc, heuristic."""
+
+from __future__ import annotations
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul.configs import SplitKConfig, WarpTiledConfig, cdiv
+from tiled_matmul.device import H100_LIMITS
+from tiled_matmul.heuristic import recommend
+
+from .conftest import HAS_NVCC
+
+FAST = ("warp_tiled", "split_k")
+CASES = [(n, c) for n in FAST for c in dict.fromkeys((tm.STRATEGIES[n].default, *tm.STRATEGIES[n].search_space))]
+
+
+@pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])
+def test_search_space_valid_and_sized(name, cfg):
+    cfg.validate(H100_LIMITS, "float32")
+    assert tm.STRATEGIES[name].tunable
+    # 4-8 configs per search space, the default valid for float64 as well
+    assert 4 <= len(tm.STRATEGIES[name].search_space) <= 8
+    tm.STRATEGIES[name].default.validate(H100_LIMITS, "float64")
+
+
+@pytest.mark.parametrize(
+    "cfg,needle",
+    [
+        (WarpTiledConfig(wm=32, wn=32, tm=8, tn=8), "it must be 32"),
+        (WarpTiledConfig(bm=80), "bm (80) must be a multiple of wm (32)"),
+        (WarpTiledConfig(tn=6, wn=48, bn=96, wm=128, bm=128, tm=32), "tn (6) must be a multiple of 4"),
+        (WarpTiledConfig(stages=1), "stages (1) must be between 2 and 8"),
+        (WarpTiledConfig(bk=12), "bk (12) must be a multiple of 4") if False else (WarpTiledConfig(bm=96, wm=32, bk=4), "must split evenly"),
+        (WarpTiledConfig(stages=8, bk=64), "shared memory"),
+        (SplitKConfig(split_k=1), "split_k (1) must be between 2 and 64"),
+    ],
+)
+def test_rules_name_the_broken_constraint(cfg, needle):
+    with pytest.raises(ValueError) as err:
+        cfg.validate(H100_LIMITS)
+    assert needle in str(err.value) and "A valid config is" in str(err.value)
+
+
+def test_grid_is_1d_grouped_and_split_uses_z():
+    cfg = WarpTiledConfig()
+    assert cfg.grid(4096, 4096) == (32 * 32, 1, 1)
+    assert cfg.grid(3001, 2999) == (cdiv(3001, 128) * cdiv(2999, 128), 1, 1)
+    assert cfg.grid(100000, 64) == (cdiv(100000, 128), 1, 1)  # no grid-y limit on M
+    assert cfg.block() == (256, 1, 1)
+    sk = SplitKConfig(split_k=8)
+    assert sk.grid(256, 256) == (16, 1, 8)
+    assert sk.k_slice(65536) == 8192 and sk.k_slice(1000) == 128
+    assert sk.workspace_bytes(256, 256) == 8 * 256 * 256 * 4
+
+
+def test_smem_and_padding():
+    cfg = WarpTiledConfig(bk=16)  # transposed A rows padded by one 16-byte vector
+    assert cfg.pad(4) == 4 and cfg.pad(8) == 2
+    assert cfg.smem_bytes("float32") == 3 * 16 * (132 + 128) * 4
+    assert cfg.smem_bytes("float32") > 48 * 1024 and cfg.DYNAMIC_SMEM
+    assert cfg.occupancy(4) == 2 and cfg.occupancy(8) == 1
+    assert "__launch_bounds__(THREADS, OCCUPANCY)" in tm.source("warp_tiled")
+    assert "constexpr int OCCUPANCY = 1;" in tm.source("warp_tiled", dtype="float64")
+
+
+def test_sources_mention_every_technique():
+    src = tm.source("warp_tiled")
+    for needle in ("cp.async.cg.shared.global", "cp.async.ca.shared.global", "cp.async.wait_group", "GROUP_M", "(size_t)"):
+        assert needle in src
+    sk = tm.source("split_k")
+    assert "reduce_split_k_f32_" in sk and "constexpr int SPLIT_K = 8;" in sk
+    assert SplitKConfig.reduce_symbol("tm_split_k_f32_x") == "reduce_split_k_f32_x"
+
+
+@pytest.mark.parametrize(
+    "shape,strategy",
+    [((4096, 4096, 4096), "register_blocked"), ((8192, 8192, 8192), "register_blocked"),
+     ((256, 256, 65536), "split_k"), ((1024, 1024, 1024), "split_k"), ((512, 512, 16384), "split_k"),
+     ((3001, 2999, 3007), "register_blocked"), ((64, 64, 64), "warp_tiled")],
+)
+def test_recommend(shape, strategy):
+    name, params = recommend(*shape)
+    assert name == strategy
+    cfg = tm.STRATEGIES[name].make_config(**params)
+    cfg.validate(H100_LIMITS, "float32")
+    assert recommend(*shape, dtype="float64") == ("warp_tiled", {})
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH")
+@pytest.mark.parametrize("shape", [(1024, 1024, 1024), (512, 512, 16384), (256, 256, 65536), (300, 300, 2000),
+                                   (129, 129, 1500), (64, 64, 64)])
+def test_recommended_configs_compile_without_spills(shape):
+    from tiled_matmul.ptxas import ptxas_report
+
+    name, params = recommend(*shape)
+    cfg = tm.STRATEGIES[name].make_config(**params)
+    rep = ptxas_report(name, cfg, "float32")
+    assert rep.spill_stores == 0 and rep.stack_frame == 0 and cfg.tag() in rep.log, rep.log
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH")
+@pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])
+def test_no_spills_and_cp_async_in_ptx(name, cfg):
+    from tiled_matmul.ptxas import ptxas_report
+
+    rep = ptxas_report(name, cfg, "float32")
+    assert rep.registers > 0 and rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    assert cfg.tag() in rep.log  # the main kernel's section was read, not only the reduce kernel's

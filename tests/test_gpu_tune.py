@@ -1,0 +1,155 @@
+"""The tuner and `strategy="auto"` on a GPU (marked `gpu`; skipped without a device)."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import time
+
+import numpy as np
+import pytest
+
+import tiled_matmul as tm
+
+from .conftest import poisoned
+
+pytestmark = pytest.mark.gpu
+
+tdb = importlib.import_module("tiled_matmul.tunedb")
+check_mod = importlib.import_module("tiled_matmul.check")
+
+SUITE = [
+    (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
+    (3001, 2999, 3007), (8192, 8192, 128), (128, 8192, 8192), (16384, 64, 4096),
+    (256, 256, 256), (4096, 4096, 16384),
+]
+
+
+@pytest.fixture(autouse=True)
+def _user_db(monkeypatch, tmp_path):
+    monkeypatch.setenv(tdb.ENV_VAR, str(tmp_path / "user.json"))
+    tdb.clear_cache()
+    yield
+    tdb.clear_cache()
+
+
+def _inputs(M, N, K, dtype=np.float32, seed=None):
+    import cupy as cp
+
+    gen = cp.random.default_rng(seed)
+    a = gen.random((M, K), dtype=dtype) * 2 - 1
+    b = gen.random((K, N), dtype=dtype) * 2 - 1
+    return a.astype(dtype, copy=False), b.astype(dtype, copy=False)
+
+
+def test_tune_small_shape_returns_validated_best(tmp_path):
+    M, N, K = 200, 264, 136
+    r = tm.tune(M, N, K, repeat=3, progress=False)
+    assert r.best is not None and r.best.status == "ok"
+    ok = [c for c in r.candidates if c.status == "ok"]
+    assert r.best.median_ms == min(c.median_ms for c in ok)
+    tol = tm.tolerance("float32", K)
+    assert all(c.rel_err is not None and c.rel_err <= tol for c in r.candidates if c.status in ("ok", "pruned"))
+    assert {c.strategy for c in r.candidates} == {n for n, s in tm.STRATEGIES.items() if s.tunable}
+    assert r.cublas_ms and r.cublas_ms > 0
+    # persisted under the bucket for this device, and `auto` now picks it
+    assert r.db_path == str(tmp_path / "user.json")
+    entries = tdb.entries_for(tdb.read_db(r.db_path), tdb.device_id())
+    assert entries[r.bucket]["strategy"] == r.strategy and entries[r.bucket]["params"] == r.params
+    choice = tdb.choose(M, N, K)
+    assert (choice.source, choice.strategy, choice.params) == ("user-db", r.strategy, r.params)
+    a, b = _inputs(M, N, K)
+    out = poisoned((M, N), np.float32)
+    tm.matmul(a, b, strategy="auto", out=out)
+    assert tm.check(out, a, b).passed
+
+
+def test_tune_rejects_wrong_candidates(monkeypatch):
+    """A candidate whose result fails the check is never chosen."""
+    real = check_mod.check
+    bad = tm.STRATEGIES["register_blocked"].default.params()
+
+    def fake(c, a, b, tol=None):
+        rep = real(c, a, b, tol)
+        return dataclasses.replace(rep, passed=False) if state["current"] == bad else rep
+
+    state = {"current": None}
+    real_kernel = tm.kernel
+
+    def spy_kernel(strategy="register_blocked", **params):
+        state["current"] = tm.STRATEGIES[strategy].make_config(**params).params() if strategy != "auto" else None
+        return real_kernel(strategy, **params)
+
+    monkeypatch.setattr(check_mod, "check", fake)
+    monkeypatch.setattr(importlib.import_module("tiled_matmul.api"), "kernel", spy_kernel)
+    r = tm.tune(96, 96, 96, strategies=["register_blocked"], repeat=3, progress=False, save=False, cublas=False)
+    statuses = {tuple(c.params.items()): c.status for c in r.candidates}
+    assert statuses[tuple(bad.items())] == "wrong"
+    assert r.best is not None and r.best.params != bad and r.db_path is None
+
+
+@pytest.mark.parametrize("M,N,K", SUITE, ids=["x".join(map(str, s)) for s in SUITE])
+def test_auto_correct_on_suite(M, N, K):
+    a, b = _inputs(M, N, K, seed=M + N + K)
+    out = poisoned((M, N), np.float32)
+    res = tm.matmul(a, b, strategy="auto", out=out)
+    assert res is out
+    report = tm.check(out, a, b)
+    assert report.passed, (tdb.choose(M, N, K), report)
+    ident = tdb.device_id()
+    shipped = any(p.name == "tuned_h100.json" for p in tdb.shipped_db_paths())
+    if shipped and ident.name == tdb.H100_NAME and ident.cc == "90":
+        assert tdb.choose(M, N, K).source == "shipped-db"
+
+
+def test_kernel_auto_dispatches_per_shape():
+    k = tm.kernel("auto")
+    for M, N, K in [(33, 65, 17), (512, 384, 1000), (3001, 2999, 3007)]:
+        a, b = _inputs(M, N, K)
+        out = poisoned((M, N), np.float32)
+        k(a, b, out=out)
+        assert tm.check(out, a, b).passed
+        assert k.kernel_for(M, N, K).config == tm.kernel(tdb.choose(M, N, K).strategy,
+                                                         **tdb.choose(M, N, K).params).config
+    a, b = _inputs(100, 70, 130, dtype=np.float64)
+    c = k(a, b)
+    assert c.dtype == np.float64 and tm.check(c, a, b).passed
+    # numpy in, numpy out
+    an, bn = (x.get() for x in _inputs(64, 48, 80))
+    cn = tm.matmul(an, bn, strategy="auto")
+    assert isinstance(cn, np.ndarray) and tm.check(cn, an, bn).passed
+
+
+def test_auto_dispatch_overhead():
+    """A cached auto call costs about what an explicit-strategy call costs on the host."""
+    import cupy as cp
+
+    a, b = _inputs(64, 64, 64)
+    c = cp.empty((64, 64), np.float32)
+    choice = tdb.choose(64, 64, 64)
+    for _ in range(50):
+        tm.matmul(a, b, strategy="auto", out=c)
+        tm.matmul(a, b, choice.strategy, out=c, **choice.params)
+    cp.cuda.Device().synchronize()
+
+    def per_call(fn, n=2000):
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            best = min(best, (time.perf_counter() - t0) / n)
+            cp.cuda.Device().synchronize()
+        return best * 1e6
+
+    t_auto = per_call(lambda: tm.matmul(a, b, strategy="auto", out=c))
+    t_named = per_call(lambda: tm.matmul(a, b, choice.strategy, out=c, **choice.params))
+    # the auto lookup itself, cached: a dict hit
+    n = 20000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        tdb.auto_kernel(64, 64, 64, "float32", 0)
+    t_lookup = (time.perf_counter() - t0) / n * 1e6
+    print(f"host us/call: auto {t_auto:.2f}, named {t_named:.2f}, auto lookup {t_lookup:.2f}")
+    assert t_lookup < 3.0, t_lookup
+    assert t_auto <= 1.25 * t_named + 3.0, (t_auto, t_named)  # timing noise on a shared host

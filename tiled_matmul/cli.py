@@ -1,0 +1,440 @@
+"""The ``tiled-matmul`` command line: ``bench``, ``explain``, ``list``, ``source`` (and ``tune``).
+
+Subcommands come from one table, :data:`SUBCOMMANDS`. Each entry names a function that adds its
+arguments to an :class:`argparse.ArgumentParser` and a handler that takes the parsed namespace
+and returns an exit code. Another module adds a subcommand with one entry, either in the table
+or at import time through :func:`register`::
+
+    Subcommand.from_module("tune", "tiled_matmul.tune", "autotune shapes", needs_gpu=True,
+                           handler="run_cli")   # tune.py defines add_arguments(p) and run_cli(args)
+
+Exit codes: 0 success; 1 a benchmark row failed validation; 2 a usage error, bad input, or
+no GPU for a command that needs one (one line on stderr, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from . import registry
+
+PROG = "tiled-matmul"
+DEFAULT_OUT = "./tiled-matmul-results"
+NO_GPU_MESSAGE = ("no CUDA GPU available (cupy.is_available() is False); "
+                  "`explain`, `list` and `source` work without one")
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One ``tiled-matmul NAME`` command."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    handler: Callable[[argparse.Namespace], int]
+    #: checked before the handler runs: without a GPU the CLI prints one line and exits 2
+    needs_gpu: bool = False
+
+    @classmethod
+    def from_module(cls, name: str, module: str, help: str, needs_gpu: bool = False,
+                    configure: str = "add_arguments", handler: str = "cli_main") -> "Subcommand":
+        """A subcommand whose parser setup and handler live in `module` (imported when the parser is
+        built), as functions `configure(parser)` and `handler(args) -> int`."""
+
+        def _configure(p: argparse.ArgumentParser) -> None:
+            getattr(importlib.import_module(module), configure)(p)
+
+        def _handle(args: argparse.Namespace) -> int:
+            return getattr(importlib.import_module(module), handler)(args)
+
+        return cls(name, help, _configure, _handle, needs_gpu)
+
+
+# ---------------------------------------------------------------------------------------------
+# argument types
+# ---------------------------------------------------------------------------------------------
+def parse_set(text: str) -> tuple[str, int]:
+    """``NAME=VALUE`` with an int value (argparse type for ``--set``)."""
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"--set expects NAME=VALUE (e.g. tile=16); got {text!r}")
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--set {name}: value must be an int; got {value!r}") from None
+
+
+def _sizes_type(text: str):
+    from .bench import parse_sizes
+
+    try:
+        return parse_sizes(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _shape_type(text: str) -> tuple[int, int, int]:
+    from .explain import parse_shape
+
+    try:
+        return parse_shape(text)
+    except (ValueError, TypeError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _strategies_type(text: str) -> list[str]:
+    from .bench import resolve_strategies
+
+    try:
+        return resolve_strategies(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive int; got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive int; got {v}")
+    return v
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number; got {text!r}") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number; got {v}")
+    return v
+
+
+def _params(pairs: "Sequence[tuple[str, int]] | None") -> dict[str, int]:
+    out: dict[str, int] = {}
+    for name, value in pairs or ():
+        if name in out:
+            raise ValueError(f"--set {name} given twice")
+        out[name] = value
+    return out
+
+
+def _strategy_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("strategy", metavar="STRATEGY", help=f"one of: {', '.join(registry.STRATEGIES)}")
+
+
+def _set_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", dest="params", action="append", type=parse_set, metavar="NAME=VALUE", default=[],
+                   help="set a config parameter (repeatable); defaults fill the rest")
+
+
+def _dtype_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dtype", default="float32", choices=["float32", "float64"], help="element type (default float32)")
+
+
+def _console(file=None):
+    from rich.console import Console
+
+    stream = file or sys.stdout
+    # Not a terminal (a log file, CI): wide enough that the tables do not wrap.
+    return Console(file=stream, width=None if stream.isatty() else 150, highlight=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# bench
+# ---------------------------------------------------------------------------------------------
+def _bench_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategies", type=_strategies_type, default=None, metavar="A,B",
+                   help="comma-separated strategies (default: every registered one); cuBLAS is always a row")
+    p.add_argument("--sizes", type=_sizes_type, default=None, metavar="SIZES",
+                   help="comma-separated sizes: n for n³ or MxNxK (default 256,512,1024,2048,4096,3000x2000x1000)")
+    _dtype_arg(p)
+    p.add_argument("--repeat", type=_positive_int, default=None,
+                   help="timed repeats per row (default 10, --quick 5); rows slower than the row budget run fewer, at least 3")
+    p.add_argument("--quick", action="store_true", help="smaller sizes (up to 1024³), 5 repeats, tile study at 1024³")
+    p.add_argument("--tf32", action="store_true", help="add a cuBLAS row with TF32 explicitly on (float32 only)")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT}/)")
+    p.add_argument("--tile-size", type=_shape_type, default=None, metavar="SHAPE",
+                   help="size of the tile-size study (default 2048, --quick 1024)")
+    p.add_argument("--no-tile-study", dest="tile_study", action="store_false", help="skip the tile-size study")
+    p.add_argument("--row-budget", type=_positive_float, default=None, metavar="SECONDS",
+                   help="timing budget per row (default 1.0 s)")
+    p.add_argument("--no-plots", dest="plots", action="store_false", help="write JSON/CSV only")
+
+
+class _LazyProgress:
+    """A rich progress bar that appears only once a run has taken more than `after_s` seconds."""
+
+    def __init__(self, console, after_s: float = 2.0):
+        self.console, self.after_s, self.t0 = console, after_s, time.perf_counter()
+        self.bar = None
+        self.task = None
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        if self.bar is None:
+            if time.perf_counter() - self.t0 < self.after_s or done >= total:
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("[bold]bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                TextColumn("{task.description}"), console=self.console, transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(label, total=total, completed=done)
+        self.bar.update(self.task, completed=done, description=label)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    console = _console()
+    err_console = _console(sys.stderr)
+    prog = _LazyProgress(err_console)
+    t0 = time.perf_counter()
+    try:
+        result = bench.run(strategies=args.strategies, sizes=args.sizes, dtype=args.dtype, repeat=args.repeat,
+                           quick=args.quick, tf32=args.tf32, tile_study=args.tile_study, tile_size=args.tile_size,
+                           row_budget_s=args.row_budget or bench.DEFAULT_ROW_BUDGET_S, progress=prog)
+    finally:
+        prog.close()
+    console.print(bench.header_line(result))
+    console.print(bench.ladder_table(result))
+    if result.tiles():
+        console.print(bench.tile_table(result))
+    if args.plots:
+        paths = bench.write_outputs(result, args.out)
+    else:
+        from pathlib import Path
+
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        paths = {"json": bench.write_json(result, Path(args.out) / "bench.json"),
+                 "csv": bench.write_csv(result, Path(args.out) / "bench.csv")}
+    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+    bad = [r for r in result.records if r.status != "ok"]
+    console.print(f"TF32 off for cuBLAS · {len(result.records)} rows · {len(bad)} not timed · "
+                  f"{time.perf_counter() - t0:.1f} s")
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# explain
+# ---------------------------------------------------------------------------------------------
+def _explain_args(p: argparse.ArgumentParser) -> None:
+    _strategy_arg(p)
+    p.add_argument("--shape", type=_shape_type, required=True, metavar="MxNxK", help="problem size, e.g. 1024x1024x1024")
+    _set_arg(p)
+    _dtype_arg(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--registers", type=_positive_int, default=None,
+                   help="registers per thread to assume (default: compiled kernel with a GPU, ptxas without)")
+    p.add_argument("--no-measure", dest="measure", action="store_false", default=None,
+                   help="with a GPU, skip timing the kernel")
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from .explain import explain
+
+    params = _params(args.params)
+    m = explain(args.strategy, args.shape, dtype=args.dtype, registers=args.registers, measure=args.measure, **params)
+    if args.json:
+        print(json.dumps(m, sort_keys=False))
+        return 0
+    from rich.table import Table
+
+    console = _console()
+    M, N, K = m["shape"]
+    p = " ".join(f"{k}={v}" for k, v in m["params"].items())
+    t = Table(title=f"{m['strategy']} ({p}) at {M}×{N}×{K}, {m['dtype']} — {m['device']}", title_justify="left",
+              show_header=True)
+    t.add_column("quantity")
+    t.add_column("value", justify="right")
+    t.add_column("meaning")
+
+    def bytes_row(key: str, meaning: str) -> None:
+        t.add_row(key, f"{m[key]:,}", meaning)
+
+    bytes_row("naive_bytes", "A+B reads if every output read its row and column (M·N·2K)")
+    bytes_row("tiled_bytes", "A+B reads of this config (its tiles, padded grid included)")
+    bytes_row("min_bytes", "A+B reads if each input were read once (M·K+K·N)")
+    bytes_row("output_bytes", "C written once (M·N)")
+    t.add_row("reduction", f"{m['reduction']:.2f}×", "naive_bytes / tiled_bytes")
+    t.add_row("traffic_over_min", f"{m['traffic_over_min']:.2f}×", "tiled_bytes / min_bytes")
+    t.add_row("intensity", f"{m['intensity']:.2f}", "FLOP per byte of this config's traffic (reads, C write, workspace)")
+    t.add_row("reuse_factor", f"{m['reuse_factor']:.2f}", "multiply-adds per element fetched from global memory")
+    t.add_section()
+    t.add_row("tile (bm×bn, k)", f"{m['tile_mn'][0]}×{m['tile_mn'][1]}, {m['tile_k']}", "C tile per block, K step")
+    t.add_row("grid / blocks", f"{tuple(m['grid'])} / {m['blocks']:,}", "")
+    t.add_row("threads_per_block", str(m["threads_per_block"]), f"{m['outputs_per_thread']:g} outputs per thread")
+    t.add_row("smem_bytes", f"{m['smem_bytes']:,}", "shared memory per block")
+    t.add_row("registers", "–" if m["registers"] is None else str(m["registers"]), m["registers_source"])
+    regs = m["blocks_per_sm_regs"]
+    t.add_row("blocks/SM", str(m["blocks_per_sm"]),
+              f"by threads {m['blocks_per_sm_threads']}, by smem {m['blocks_per_sm_smem']}, "
+              f"by registers {'–' if regs is None else regs}, slots {m['blocks_per_sm_max']}")
+    t.add_row("occupancy", f"{100 * m['occupancy']:.1f}%", f"theoretical; limited by {m['occupancy_limiter']}")
+    t.add_row("waves", "–" if m["waves"] is None else f"{m['waves']:.2f}", "blocks / (resident blocks × SMs)")
+    t.add_section()
+    t.add_row("peak", "–" if m["peak_tflops"] is None else f"{m['peak_tflops']:.1f} TFLOP/s", "SMs × 128 × 2 × clock")
+    t.add_row("bandwidth", "–" if m["bandwidth_gbs"] is None else f"{m['bandwidth_gbs']:.0f} GB/s", "measured copy")
+    t.add_row("roofline", "–" if m["roofline_ms"] is None else f"{m['roofline_ms']:.4f} ms",
+              "max(compute, min traffic / bandwidth)")
+    if m["measured_ms"] is not None:
+        t.add_row("measured", f"{m['measured_ms']:.4f} ms", f"{m['measured_tflops']:.2f} TFLOP/s, "
+                  f"{m['pct_of_roofline']:.1f}% of the roofline bound" if m["pct_of_roofline"] else "")
+    console.print(t)
+    for note in m["notes"]:
+        console.print(f"note: {note}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# list and source
+# ---------------------------------------------------------------------------------------------
+def strategy_listing() -> list[dict[str, Any]]:
+    """Every registered strategy: summary, parameters with defaults, search-space size and rules."""
+    from .device import device_limits
+
+    limits = device_limits()
+    out = []
+    for name, entry in registry.STRATEGIES.items():
+        cfg = entry.default
+        try:
+            rules = [text for _, text in cfg._rules(limits, 4)]  # noqa: SLF001 - the config's own rule texts
+        except Exception:
+            rules = []
+        smem_limit = limits.smem_per_block_optin if cfg.DYNAMIC_SMEM else limits.smem_per_block
+        rules += ["every parameter is an int >= 1",
+                  f"threads per block <= {limits.max_threads_per_block} (default config: {cfg.threads})",
+                  f"shared memory per block <= {smem_limit:,} B (default config: {cfg.smem_bytes('float32'):,} B float32)"]
+        out.append({
+            "strategy": name,
+            "tunable": entry.tunable,
+            "summary": entry.summary,
+            "parameters": cfg.params(),
+            "search_space": len(entry.search_space),
+            "constraints": rules,
+            "template": entry.template,
+        })
+    return out
+
+
+def _list_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _list(args: argparse.Namespace) -> int:
+    items = strategy_listing()
+    if args.json:
+        print(json.dumps(items, indent=2))
+        return 0
+    from rich.table import Table
+
+    t = Table(title="Registered strategies (constraints shown for the default config)", title_justify="left",
+              show_lines=True)
+    for col in ("strategy", "kind", "parameters (defaults)", "constraints", "summary"):
+        t.add_column(col)
+    for it in items:
+        t.add_row(it["strategy"], "tunable" if it["tunable"] else "teaching",
+                  "\n".join(f"{k}={v}" for k, v in it["parameters"].items()),
+                  "\n".join(it["constraints"]), it["summary"] + f"\n({it['search_space']} configs in the search space)")
+    _console().print(t)
+    return 0
+
+
+def _source_args(p: argparse.ArgumentParser) -> None:
+    _strategy_arg(p)
+    _set_arg(p)
+    _dtype_arg(p)
+
+
+def _source(args: argparse.Namespace) -> int:
+    from .api import source
+
+    sys.stdout.write(source(args.strategy, dtype=args.dtype, **_params(args.params)))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# the table and main
+# ---------------------------------------------------------------------------------------------
+#: Every subcommand, in help order. Add one entry to add a command.
+SUBCOMMANDS: list[Subcommand] = [
+    Subcommand("bench", "benchmark the strategy ladder against cuBLAS (TF32 off), plus a tile-size study",
+               _bench_args, _bench, needs_gpu=True),
+    Subcommand("explain", "the tiling model of one strategy at one shape (no GPU needed)", _explain_args, _explain),
+    Subcommand("list", "registered strategies, their parameters, defaults and constraints", _list_args, _list),
+    Subcommand("source", "print the rendered CUDA source of a strategy", _source_args, _source),
+    Subcommand.from_module("tune", "tiled_matmul.tune", "autotune shapes and store the best configs for strategy='auto'",
+                           needs_gpu=True, handler="run_cli"),
+]
+
+
+def register(sub: Subcommand) -> None:
+    """Add (or replace, by name) a subcommand."""
+    if not isinstance(sub, Subcommand):
+        raise TypeError(f"register() takes a Subcommand; got {type(sub).__name__}")
+    for i, existing in enumerate(SUBCOMMANDS):
+        if existing.name == sub.name:
+            SUBCOMMANDS[i] = sub
+            return
+    SUBCOMMANDS.append(sub)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, one subparser per entry of :data:`SUBCOMMANDS`."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog=PROG, description="Tiled matmul CUDA kernels: benchmark, explain, inspect.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subs = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subs.required = True
+    for sub in SUBCOMMANDS:
+        p = subs.add_parser(sub.name, help=sub.help, description=sub.help)
+        sub.configure(p)
+        p.set_defaults(_subcommand=sub)
+    return parser
+
+
+def _error(command: str, message: str) -> int:
+    print(f"{PROG} {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: "Sequence[str] | None" = None) -> int:
+    """Run the CLI with `argv` (default ``sys.argv[1:]``); return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)  # exits 2 with argparse's message on a usage error
+    sub: Subcommand = args._subcommand
+    if sub.needs_gpu:
+        from .device import gpu_available
+
+        if not gpu_available():
+            return _error(sub.name, NO_GPU_MESSAGE)
+    try:
+        return int(sub.handler(args) or 0)
+    except (ValueError, TypeError) as exc:
+        return _error(sub.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except RuntimeError as exc:
+        from .bench import NoGPUError
+
+        if isinstance(exc, NoGPUError):
+            return _error(sub.name, NO_GPU_MESSAGE)
+        raise
+    except KeyboardInterrupt:
+        return _error(sub.name, "interrupted")
+    except BrokenPipeError:  # `tiled-matmul source X | head`
+        return 0
+
+
+__all__ = ["main", "build_parser", "Subcommand", "SUBCOMMANDS", "register", "parse_set", "strategy_listing"]

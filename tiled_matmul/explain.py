@@ -1,0 +1,338 @@
+"""The tiling model: what a strategy's tiles do to global-memory traffic, occupancy and the roofline.
+
+:func:`explain` works without a GPU (registers then come from an offline ``ptxas`` report, and the
+device limits are the H100 stand-in of :mod:`tiled_matmul.device`). With a GPU it also times the
+kernel and puts the measured time beside a roofline bound.
+
+Traffic model (elements are ``itemsize`` bytes: 4 for float32, 8 for float64):
+
+* ``naive_bytes``  = M·N·2K·itemsize: every output reads its whole row of A and column of B.
+* ``tiled_bytes``  = what *this config* reads from global memory, from
+  :meth:`Config.global_reads`. For a staged block tile of bm × bn with depth tile_k over a grid of
+  gx × gy blocks and ⌈K/tile_k⌉ steps that is gx·gy·steps·(bm·tile_k + tile_k·bn) elements, which
+  for square tiles T is the seed's blocks_m·blocks_n·blocks_k·2·T². Register blocking changes the
+  traffic only through the block tile (bm, bn, tile_k): registers reuse data that already came
+  from shared memory, so they do not add global reads.
+* ``min_bytes``    = (M·K + K·N)·itemsize: each input read exactly once.
+* ``output_bytes`` = M·N·itemsize, reported separately (every strategy writes C once).
+* ``reduction``    = naive_bytes / tiled_bytes.
+
+Example (no GPU needed)::
+
+    >>> from tiled_matmul.explain import explain
+    >>> m = explain("smem_tiled", (1024, 1024, 1024), tile=32, registers=32)
+    >>> m["naive_bytes"], m["tiled_bytes"], m["min_bytes"], m["reduction"]
+    (8589934592, 268435456, 8388608, 32.0)
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+from . import registry
+from .configs import Config, cdiv, dtype_name, itemsize
+from .device import DeviceLimits, device_limits, gpu_available
+
+#: FP32 FMA units per SM used for the peak rate (SMs × 128 × 2 FLOP × clock).
+FP32_LANES_PER_SM = 128
+#: Registers are allocated per warp in units of this many (so per thread in units of 8).
+REG_ALLOC_UNIT = 256
+#: Shared memory the CUDA runtime reserves per resident block on sm_80 and newer.
+RESERVED_SMEM_PER_BLOCK = 1024
+#: Keys the ``--json`` output is guaranteed to have.
+REQUIRED_KEYS = (
+    "naive_bytes", "tiled_bytes", "min_bytes", "output_bytes", "reduction", "intensity",
+    "threads_per_block", "smem_bytes", "occupancy",
+)
+
+
+def parse_shape(shape: "Sequence[int] | str | int") -> tuple[int, int, int]:
+    """(M, N, K) from a 3-sequence, an int n (n³), or text ``"MxNxK"`` / ``"n"``.
+
+    Raises ValueError for anything that is not three positive ints, TypeError for non-ints.
+    """
+    if isinstance(shape, str):
+        text = shape.strip().lower().replace("×", "x")
+        parts = text.split("x")
+        if len(parts) not in (1, 3) or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"shape {shape!r} must be MxNxK (e.g. 3000x2000x1000) or one size n for n³")
+        dims = [int(p) for p in parts]
+        dims = dims * 3 if len(dims) == 1 else dims
+    elif isinstance(shape, bool):
+        raise TypeError(f"shape must be (M, N, K) ints; got {shape!r}")
+    elif isinstance(shape, int):
+        dims = [shape] * 3
+    else:
+        try:
+            dims = list(shape)
+        except TypeError:
+            raise TypeError(f"shape must be (M, N, K) ints or 'MxNxK' text; got {type(shape).__name__}") from None
+        if len(dims) != 3:
+            raise ValueError(f"shape must have three dims (M, N, K); got {len(dims)}: {tuple(dims)}")
+        for d in dims:
+            if isinstance(d, bool) or not hasattr(d, "__index__"):
+                raise TypeError(f"shape dims must be ints; got {d!r} in {tuple(dims)}")
+        dims = [int(d) for d in dims]
+    if any(d < 1 for d in dims):
+        raise ValueError(f"shape dims must be >= 1; got {tuple(dims)}")
+    return dims[0], dims[1], dims[2]
+
+
+def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32") -> dict[str, Any]:
+    """The global-memory traffic model of `cfg` for an M×N×K product (pure arithmetic).
+
+    A config that stages partial results in a workspace (it has ``workspace_bytes(M, N, dtype)``,
+    like split-K) adds that workspace, written once and read once, to the traffic behind
+    ``intensity``; it is reported as ``workspace_bytes``.
+    """
+    isz = itemsize(dtype)
+    a_el, b_el = cfg.global_reads(M, N, K)
+    ws_fn = getattr(cfg, "workspace_bytes", None)
+    workspace = int(ws_fn(M, N, dtype)) if callable(ws_fn) else 0
+    flops = 2 * M * N * K
+    naive = 2 * M * N * K * isz
+    tiled = (a_el + b_el) * isz
+    minimum = (M * K + K * N) * isz
+    output = M * N * isz
+    return {
+        "flops": flops,
+        "naive_bytes": naive,
+        "tiled_bytes": tiled,
+        "a_read_bytes": a_el * isz,
+        "b_read_bytes": b_el * isz,
+        "min_bytes": minimum,
+        "output_bytes": output,
+        "workspace_bytes": workspace,
+        "reduction": naive / tiled if tiled else float("inf"),
+        "traffic_over_min": tiled / minimum if minimum else float("inf"),
+        # FLOP per byte of this config's global traffic (A and B reads, the C write, any workspace).
+        "intensity": flops / (tiled + output + 2 * workspace),
+        "intensity_min": flops / (minimum + output),
+        # How many multiply-adds use each element fetched from global memory.
+        "reuse_factor": flops / (a_el + b_el) if a_el + b_el else float("inf"),
+        "reuse_a": M * N * K / a_el if a_el else float("inf"),
+        "reuse_b": M * N * K / b_el if b_el else float("inf"),
+    }
+
+
+def occupancy(threads: int, smem: int, registers: "int | None", limits: DeviceLimits,
+              reserved_smem: "int | None" = None) -> dict[str, Any]:
+    """Resident blocks per SM as limited by threads, shared memory and registers, and the
+    theoretical occupancy (resident warps / the SM's maximum warps).
+
+    `registers` is per thread (None when unknown: that limit is then left out and reported None).
+    """
+    if threads < 1:
+        raise ValueError(f"threads per block must be >= 1; got {threads}")
+    warp = 32
+    warps = cdiv(threads, warp)
+    max_warps = limits.max_threads_per_sm // warp
+    by_threads = max_warps // warps
+    if reserved_smem is None:
+        reserved_smem = RESERVED_SMEM_PER_BLOCK if int(limits.compute_capability) >= 80 else 0
+    by_smem = limits.smem_per_sm // (smem + reserved_smem) if smem + reserved_smem > 0 else limits.max_blocks_per_sm
+    by_regs = None
+    if registers is not None and registers > 0:
+        per_warp = cdiv(registers * warp, REG_ALLOC_UNIT) * REG_ALLOC_UNIT
+        by_regs = (limits.regs_per_sm // per_warp) // warps
+    limits_by = {"threads": by_threads, "shared memory": by_smem, "block slots": limits.max_blocks_per_sm}
+    if by_regs is not None:
+        limits_by["registers"] = by_regs
+    blocks = min(limits_by.values())
+    limiter = min(limits_by, key=lambda k: limits_by[k])
+    return {
+        "warps_per_block": warps,
+        "blocks_per_sm_threads": by_threads,
+        "blocks_per_sm_smem": by_smem,
+        "blocks_per_sm_regs": by_regs,
+        "blocks_per_sm_max": limits.max_blocks_per_sm,
+        "blocks_per_sm": blocks,
+        "occupancy_limiter": limiter,
+        "occupancy": blocks * warps / max_warps,
+    }
+
+
+def peak_fp32_tflops(limits: DeviceLimits) -> "float | None":
+    """SMs × 128 FP32 lanes × 2 FLOP × clock, in TFLOP/s (None when the clock is unknown)."""
+    clock = limits.clock_khz or _clock_khz_fallback(limits)
+    if not clock:
+        return None
+    return limits.sm_count * FP32_LANES_PER_SM * 2 * clock * 1e3 / 1e12
+
+
+def _clock_khz_fallback(limits: DeviceLimits) -> int:
+    """The SM clock from cudaDevAttrClockRate when the device properties lack it (CUDA 13)."""
+    if not limits.is_real:
+        return 0
+    try:
+        import cupy
+
+        return int(cupy.cuda.runtime.deviceGetAttribute(13, cupy.cuda.Device().id))  # cudaDevAttrClockRate
+    except Exception:
+        return 0
+
+
+@functools.lru_cache(maxsize=None)
+def measured_bandwidth_gbs(device: int = 0, nbytes: int = 512 * 1024 * 1024) -> float:
+    """Device-memory bandwidth in GB/s, measured with a device-to-device copy (read + write)."""
+    import cupy
+
+    from .timing import time_fn
+
+    with cupy.cuda.Device(device):
+        src = cupy.ones(nbytes // 4, dtype=cupy.float32)
+        dst = cupy.empty_like(src)
+        t = time_fn(lambda i: cupy.copyto(dst, src), repeat=10, warmup=2)
+        del src, dst
+    return 2 * nbytes / (t.median_ms * 1e-3) / 1e9
+
+
+def _registers(strategy: str, cfg: Config, dtype: str, limits: DeviceLimits, gpu: bool) -> tuple["int | None", str]:
+    if gpu:
+        from .compile import get_kernel
+
+        return get_kernel(strategy, cfg, dtype).num_regs, "compiled kernel (cupy num_regs)"
+    from .ptxas import nvcc_path, ptxas_report
+
+    if nvcc_path() is None:
+        return None, "unknown (no GPU and nvcc not on PATH)"
+    try:
+        rep = ptxas_report(strategy, cfg, dtype, arch=limits.arch)
+    except (RuntimeError, OSError) as exc:
+        return None, f"unknown (ptxas failed: {str(exc).splitlines()[0]})"
+    return rep.registers, f"ptxas report ({limits.arch}, no GPU)"
+
+
+def _measure(strategy: str, cfg: Config, M: int, N: int, K: int, dtype: str, repeat: int) -> tuple["float | None", str]:
+    """Median kernel time in ms after validating one result, or (None, why)."""
+    import cupy
+
+    from . import api
+    from .check import check
+    from .timing import L2Flusher, time_fn
+
+    k = api.kernel(strategy, **cfg.params())
+    a = cupy.random.uniform(-1, 1, (M, K)).astype(dtype)
+    b = cupy.random.uniform(-1, 1, (K, N)).astype(dtype)
+    c = cupy.full((M, N), cupy.nan, dtype=dtype)
+    k(a, b, out=c)
+    rep = check(c, a, b)
+    if not rep.passed:
+        return None, f"validation failed (rel_err {rep.rel_err:.3g} > tol {rep.tol:.3g}); not timed"
+    t = time_fn(lambda i: k(a, b, out=c), repeat=repeat, warmup=2, flush=L2Flusher())
+    return t.median_ms, f"median of {repeat} runs, CUDA events, L2 flushed"
+
+
+def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32",
+            registers: "int | None" = None, measure: "bool | None" = None, repeat: int = 10,
+            device: "int | DeviceLimits | None" = None, **params: int) -> dict[str, Any]:
+    """The tiling model of `strategy` (config = its default updated by `params`) at `shape`.
+
+    Returns a plain, JSON-serialisable dict: global-memory traffic (``naive_bytes``,
+    ``tiled_bytes``, ``min_bytes``, ``output_bytes``, ``reduction``), ``intensity`` (FLOP per byte
+    of this config's traffic), the reuse factor, ``threads_per_block``, ``smem_bytes``, resident
+    blocks per SM limited by threads / shared memory / registers, theoretical ``occupancy``, and the
+    roofline (FP32 peak = SMs × 128 × 2 × clock). With a GPU and ``measure`` (default: when a GPU
+    is present) it also holds ``measured_ms`` beside ``roofline_ms``; ``bandwidth_gbs`` is measured.
+
+    `registers` overrides the per-thread register count (otherwise: the compiled kernel's with a
+    GPU, the offline ptxas report without one). Raises ValueError for an unknown strategy, a bad
+    shape or an invalid config, TypeError for unknown or non-int parameters.
+
+    >>> explain("smem_tiled", (1024, 1024, 1024), tile=32)["reduction"]  # doctest: +SKIP
+    32.0
+    """
+    entry = registry.get(strategy)
+    M, N, K = parse_shape(shape)
+    dt = dtype_name(dtype)
+    cfg = entry.make_config(**params)
+    gpu = gpu_available() and not (isinstance(device, DeviceLimits) and not device.is_real)
+    limits = device_limits(device)
+    cfg.validate(limits, dt)
+    if registers is not None and (isinstance(registers, bool) or not isinstance(registers, int) or registers < 1):
+        raise ValueError(f"registers must be a positive int per thread; got {registers!r}")
+    if not isinstance(repeat, int) or repeat < 1:
+        raise ValueError(f"repeat must be a positive int; got {repeat!r}")
+
+    out: dict[str, Any] = {
+        "strategy": entry.name,
+        "params": cfg.params(),
+        "shape": [M, N, K],
+        "dtype": dt,
+        "device": limits.name,
+        "device_is_real": limits.is_real,
+    }
+    try:
+        out.update(traffic(cfg, M, N, K, dt))
+    except NotImplementedError:
+        raise ValueError(f"strategy {entry.name!r} has no traffic model (its config lacks global_reads)") from None
+    gx, gy, gz = cfg.grid(M, N)
+    bm, bn = cfg.tile_mn
+    blocks = gx * gy * gz
+    out.update(
+        tile_mn=[bm, bn],
+        tile_k=cfg.tile_k,
+        grid=[gx, gy, gz],
+        blocks=blocks,
+        threads_per_block=cfg.threads,
+        outputs_per_thread=bm * bn / cfg.threads,
+        smem_bytes=cfg.smem_bytes(dt),
+    )
+    if registers is None:
+        registers, source = _registers(entry.name, cfg, dt, limits, gpu)
+    else:
+        source = "given"
+    out["registers"] = registers
+    out["registers_source"] = source
+    occ = occupancy(cfg.threads, out["smem_bytes"], registers, limits)
+    out.update(occ)
+    resident = occ["blocks_per_sm"] * limits.sm_count
+    out["waves"] = blocks / resident if resident else None
+
+    notes: list[str] = []
+    if not limits.is_real:
+        notes.append(f"no GPU: device limits are the stand-in {limits.name}")
+    peak = peak_fp32_tflops(limits) if dt == "float32" else None
+    if dt != "float32":
+        notes.append("peak rate modelled for float32 only (SMs x 128 x 2 x clock)")
+    out["peak_tflops"] = peak
+    out["compute_bound_ms"] = out["flops"] / (peak * 1e12) * 1e3 if peak else None
+    bw = None
+    if gpu:
+        import cupy
+
+        bw = measured_bandwidth_gbs(cupy.cuda.Device().id)
+    out["bandwidth_gbs"] = bw
+    if bw:
+        mem_min = (out["min_bytes"] + out["output_bytes"]) / (bw * 1e9) * 1e3
+        mem_tiled = (out["tiled_bytes"] + out["output_bytes"]) / (bw * 1e9) * 1e3
+        comp = out["compute_bound_ms"] or 0.0
+        out["roofline_ms"] = max(comp, mem_min)
+        out["roofline_tiled_ms"] = max(comp, mem_tiled)
+    else:
+        out["roofline_ms"] = out["compute_bound_ms"]
+        out["roofline_tiled_ms"] = None
+        if not gpu:
+            notes.append("bandwidth not measured (no GPU): roofline_ms is the compute bound only")
+    out["measured_ms"] = None
+    out["measured_tflops"] = None
+    out["pct_of_roofline"] = None
+    if measure is None:
+        measure = gpu
+    if measure:
+        if not gpu:
+            raise ValueError("measure=True needs a CUDA device and none is available")
+        ms, how = _measure(entry.name, cfg, M, N, K, dt, repeat)
+        notes.append(f"measured: {how}")
+        if ms is not None:
+            out["measured_ms"] = ms
+            out["measured_tflops"] = out["flops"] / (ms * 1e-3) / 1e12
+            if out["roofline_ms"]:
+                out["pct_of_roofline"] = 100.0 * out["roofline_ms"] / ms
+    out["notes"] = notes
+    return out
+
+
+__all__ = ["explain", "traffic", "occupancy", "parse_shape", "peak_fp32_tflops", "measured_bandwidth_gbs",
+           "REQUIRED_KEYS"]

@@ -1,0 +1,57 @@
+"""A tuning-free pick of strategy and config for a shape: what `strategy="auto"` falls back to
+when no tuning data covers (M, N, K).
+
+Pure function of its arguments (no GPU, no I/O). The rules follow H100 measurements against
+cuBLAS (FP32, TF32 off) of every warp_tiled / split_k config and register_blocked's default
+(benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
+
+* float64: warp_tiled's default (compiled and tested for doubles; 1 block/SM for them).
+* at least one wave of 128 x 128 tiles (M*N >= ~132 * 128^2): register_blocked's default
+  (4096^3 0.79, 8192^3 0.81, 2048^3 0.82, 3001x2999x3007 0.75; warp_tiled's best 0.73-0.78);
+* fewer tiles and K >= 1024: split_k with enough slices for ~2 blocks per SM, on 128 x 128
+  tiles when that takes <= 16 slices (1024^3: 0.88, 512x512x16384: 0.76), else on 64 x 64
+  tiles (256x256x65536: 0.54 -- instead of 0.03 without the split);
+* otherwise (small, short K): warp_tiled on 64 x 64 tiles, 4 blocks per SM.
+"""
+
+from __future__ import annotations
+
+from .configs import cdiv, dtype_name
+
+#: streaming multiprocessors assumed (H100 SXM); only the order of magnitude matters here
+SMS = 132
+
+_SPLIT_BIG = dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2)
+_SPLIT_SMALL = dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4)
+_SMALL = dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4)
+
+
+def _slices(tiles: int, K: int, target: int) -> int:
+    """Power-of-two slice count (2..16) reaching `target` blocks, slices >= 256 deep."""
+    split = 2
+    while split < 16 and tiles * split < target and K // (split * 2) >= 256:
+        split *= 2
+    return split
+
+
+def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS) -> tuple[str, dict[str, int]]:
+    """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
+
+    >>> recommend(4096, 4096, 4096)
+    ('register_blocked', {})
+    >>> recommend(256, 256, 65536)
+    ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
+    """
+    if dtype_name(dtype) == "float64":
+        return "warp_tiled", {}
+    big_tiles = cdiv(M, 128) * cdiv(N, 128)
+    if big_tiles >= sms:
+        return "register_blocked", {}
+    if K >= 1024:
+        target = 3 * sms // 2  # ~1.5-2 blocks per SM after rounding the split to a power of two
+        split = _slices(big_tiles, K, target)
+        if big_tiles * split >= target:
+            return "split_k", dict(_SPLIT_BIG, split_k=split)
+        small_tiles = cdiv(M, 64) * cdiv(N, 64)
+        return "split_k", dict(_SPLIT_SMALL, split_k=_slices(small_tiles, K, target))
+    return "warp_tiled", dict(_SMALL)

@@ -1,0 +1,553 @@
+"""The tuning database and the `strategy="auto"` dispatch.
+
+Where the database lives
+------------------------
+One JSON file per user, found by :func:`user_db_path`:
+
+* ``$TILED_MATMUL_TUNE_DB`` (a file path) when set — it overrides everything below;
+* Linux and other POSIX: ``$XDG_CACHE_HOME/tiled-matmul/tunedb.json``, ``~/.cache/tiled-matmul/tunedb.json``
+  when ``XDG_CACHE_HOME`` is unset or not absolute;
+* macOS: ``~/Library/Caches/tiled-matmul/tunedb.json``;
+* Windows: ``%LOCALAPPDATA%\\tiled-matmul\\Cache\\tunedb.json``.
+
+The package also ships read-only databases in ``tiled_matmul/data/*.json`` (``tuned_h100.json``
+for the H100 SXM), written by ``scripts/tune_suite.py`` in the same format.
+
+File format
+-----------
+::
+
+    {"schema": "tiled-matmul/tunedb", "version": 1,
+     "devices": {"<name>|sm_<cc>|<package version>": {
+         "device": "NVIDIA H100 80GB HBM3", "cc": "90", "package": "0.1.0",
+         "entries": {"float32/4096x4096x4096": {"strategy": "...", "params": {...},
+                                              "median_ms": ..., "shape": [M, N, K], ...}}}}}
+
+Entries are keyed per GPU by device name, compute capability and package version: a user-database
+entry written by another GPU or another package version is never used (kernels change between
+versions). The shipped databases are matched on device name and compute capability only, since they
+ship with the package they describe. A file that is not valid JSON or not this schema is ignored
+with a ``warnings.warn`` and never raises; the next save moves it aside to ``<name>.corrupt-<time>``.
+
+Writes are atomic and merge: under an exclusive lock on ``<db>.lock`` (``fcntl.flock`` on POSIX,
+``msvcrt.locking`` on Windows) the current file is re-read, the new entries merged in, the result
+written to a temporary file in the same folder and moved over the database with ``os.replace``.
+Concurrent tuners (threads or processes) therefore never lose each other's entries, and readers
+never see a half-written file.
+
+Shape buckets
+-------------
+Nearby shapes share an entry. :func:`bucket` rounds each of M, N, K up to the next point of a
+half-octave grid — the powers of two and 1.5 times the powers of two, at least 16:
+``16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, …``
+— and adds a ``ragged`` flag when N or K is not a multiple of 4, because then the rows of A, B or
+C are not 16-byte aligned and the kernels' 128-bit load path is off. The key is
+``"<dtype>/<M'>x<N'>x<K'>"`` plus ``"/ragged"``; e.g. 3001×2999×3007 float32 →
+``"float32/3072x3072x3072/ragged"`` and 1000×1000×1000 → ``"float32/1024x1024x1024"``.
+
+`strategy="auto"`
+-----------------
+:func:`choose` looks the bucket up in the user database, then in the shipped databases, and
+otherwise asks ``tiled_matmul.heuristic.recommend(M, N, K, dtype)`` (``("register_blocked", {})``
+while that module does not exist). Choices are cached in-process per (device, dtype, shape) and per
+(device, dtype, bucket), so after the first call of a shape the dispatch is one dict lookup. Call
+:func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing the file from outside;
+:func:`tiled_matmul.tune` clears it itself after saving.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .configs import dtype_name
+
+SCHEMA = "tiled-matmul/tunedb"
+SCHEMA_VERSION = 1
+ENV_VAR = "TILED_MATMUL_TUNE_DB"
+APP_NAME = "tiled-matmul"
+DB_FILENAME = "tunedb.json"
+#: Where the H100 stand-in (used without a GPU) looks itself up: the name the H100 SXM reports.
+H100_NAME = "NVIDIA H100 80GB HBM3"
+#: Row alignment the 128-bit paths need, in elements (16 bytes of float32).
+RAGGED_MULTIPLE = 4
+MIN_BUCKET = 16
+
+
+class TuneDBWarning(UserWarning):
+    """A tuning database file was ignored (corrupt, foreign schema) or an entry was unusable."""
+
+
+# ---------------------------------------------------------------------------------------------
+# identities, paths and buckets
+# ---------------------------------------------------------------------------------------------
+def package_version() -> str:
+    mod = sys.modules.get("tiled_matmul")
+    ver = getattr(mod, "__version__", None)
+    if ver:
+        return str(ver)
+    try:
+        from importlib.metadata import version
+
+        return version("tiled-matmul")
+    except Exception:
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class DeviceId:
+    """What a database entry is keyed by: GPU name, compute capability ("90") and package version."""
+
+    name: str
+    cc: str
+    package: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}|sm_{self.cc}|{self.package}"
+
+
+def device_id(device: Any = None) -> DeviceId:
+    """The DeviceId of `device` (an id, a DeviceLimits, a DeviceId, or None for the current device).
+
+    Without a GPU this is the H100 stand-in, named as the H100 SXM reports itself, so that
+    :func:`choose` answers for the machine the package targets.
+    """
+    if isinstance(device, DeviceId):
+        return device
+    from .device import device_limits
+
+    lim = device_limits(device)
+    name = lim.name if lim.is_real else lim.name.split(" (assumed")[0]
+    return DeviceId(name, str(lim.compute_capability), package_version())
+
+
+def user_db_path() -> Path:
+    """The user's tuning database file (see the module docstring for the rule)."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return _cache_dir() / DB_FILENAME
+
+
+def _cache_dir() -> Path:
+    home = Path.home()
+    if sys.platform.startswith("win"):
+        base = os.environ.get("LOCALAPPDATA") or os.environ.get("APPDATA")
+        root = Path(base) if base else home / "AppData" / "Local"
+        return root / APP_NAME / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / APP_NAME
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache"
+    return root / APP_NAME
+
+
+def shipped_db_paths() -> list[Path]:
+    """The read-only databases shipped in ``tiled_matmul/data/``."""
+    data = Path(__file__).resolve().parent / "data"
+    return sorted(data.glob("*.json")) if data.is_dir() else []
+
+
+def bucket_dim(d: int) -> int:
+    """`d` rounded up to the half-octave grid 16, 24, 32, 48, 64, 96, … (2^k and 3·2^(k-1))."""
+    d = int(d)
+    if d <= MIN_BUCKET:
+        return MIN_BUCKET
+    p = 1 << (d - 1).bit_length()  # smallest power of two >= d
+    three_quarters = (p >> 2) * 3
+    return three_quarters if d <= three_quarters else p
+
+
+def is_ragged(M: int, N: int, K: int) -> bool:
+    """True when a row of A (K) or of B and C (N) is not a multiple of 4 elements."""
+    return bool(N % RAGGED_MULTIPLE or K % RAGGED_MULTIPLE)
+
+
+def bucket(M: int, N: int, K: int, dtype="float32") -> str:
+    """The database key of an M x N x K product of `dtype` (see the module docstring)."""
+    key = f"{dtype_name(dtype)}/{bucket_dim(M)}x{bucket_dim(N)}x{bucket_dim(K)}"
+    return key + "/ragged" if is_ragged(M, N, K) else key
+
+
+# ---------------------------------------------------------------------------------------------
+# reading
+# ---------------------------------------------------------------------------------------------
+def _empty() -> dict:
+    return {"schema": SCHEMA, "version": SCHEMA_VERSION, "devices": {}}
+
+
+def _valid_entry(entry: Any) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    if not isinstance(entry.get("strategy"), str):
+        return False
+    params = entry.get("params", {})
+    return isinstance(params, dict) and all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in params.items()
+    )
+
+
+def _parse(text: str, path: Path) -> "tuple[dict, str | None]":
+    """(normalised document, problem) for `text`; problem is None when the file is usable.
+
+    Malformed entries and device sections are dropped one by one (with a problem note) so one bad
+    entry does not cost the rest of the file.
+    """
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return _empty(), f"not valid JSON ({exc})"
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        return _empty(), f"not a tiled-matmul tuning database (schema is not {SCHEMA!r})"
+    if doc.get("version") != SCHEMA_VERSION:
+        return _empty(), f"schema version {doc.get('version')!r}, this package reads version {SCHEMA_VERSION}"
+    devices = doc.get("devices")
+    if not isinstance(devices, dict):
+        return _empty(), "'devices' is not an object"
+    out = _empty()
+    dropped = 0
+    for dkey, section in devices.items():
+        if not (isinstance(section, dict) and isinstance(section.get("entries"), dict)
+                and isinstance(section.get("device"), str) and isinstance(section.get("cc"), str)):
+            dropped += 1
+            continue
+        entries = {k: v for k, v in section["entries"].items() if isinstance(k, str) and _valid_entry(v)}
+        dropped += len(section["entries"]) - len(entries)
+        out["devices"][dkey] = {**section, "entries": entries}
+    return out, (f"{dropped} malformed device section(s)/entries skipped" if dropped else None)
+
+
+def read_db(path: "str | os.PathLike", *, warn: bool = True) -> dict:
+    """The database at `path` as a dict (empty when missing); never raises for a bad file.
+
+    A file that is corrupt or of another schema is reported with ``warnings.warn`` (category
+    :class:`TuneDBWarning`) and read as empty.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _empty()
+    except (OSError, UnicodeDecodeError) as exc:
+        if warn:
+            warnings.warn(f"tiled-matmul: ignoring tuning database {path}: cannot read it ({exc})",
+                          TuneDBWarning, stacklevel=2)
+        return _empty()
+    doc, problem = _parse(text, path)
+    if problem and warn:
+        warnings.warn(f"tiled-matmul: tuning database {path}: {problem}; ignoring "
+                      + ("the bad parts" if doc["devices"] else "it"), TuneDBWarning, stacklevel=2)
+    return doc
+
+
+def entries_for(doc: Mapping, dev: DeviceId, *, match_package: bool = True) -> dict[str, dict]:
+    """The entries of `doc` that belong to `dev` (and its package version when `match_package`)."""
+    out: dict[str, dict] = {}
+    for section in doc.get("devices", {}).values():
+        if section.get("device") != dev.name or section.get("cc") != dev.cc:
+            continue
+        if match_package and section.get("package") != dev.package:
+            continue
+        out.update(section["entries"])
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# writing: lock, merge, atomic replace
+# ---------------------------------------------------------------------------------------------
+_thread_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path, timeout: float = 60.0):
+    """An exclusive inter-process lock on ``<path>.lock`` (plus an in-process lock)."""
+    lock_path = path.with_name(path.name + ".lock")
+    with _thread_lock:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            deadline = time.monotonic() + timeout
+            if os.name == "nt":  # pragma: no cover - exercised on Windows only
+                import msvcrt
+
+                while True:
+                    try:
+                        os.lseek(fd, 0, os.SEEK_SET)
+                        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                        break
+                    except OSError:
+                        if time.monotonic() > deadline:
+                            raise TimeoutError(f"could not lock {lock_path} in {timeout:.0f} s") from None
+                        time.sleep(0.01)
+                try:
+                    yield
+                finally:
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+
+def _atomic_write(path: Path, doc: dict) -> None:
+    text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def save_entries(entries: Mapping[str, Mapping], dev: "DeviceId | None" = None,
+                 path: "str | os.PathLike | None" = None) -> Path:
+    """Merge `entries` (bucket key -> entry) into the section of `dev` of the database at `path`.
+
+    `path` defaults to :func:`user_db_path`, `dev` to the current device. Returns the path written.
+    Raises OSError when the folder cannot be written; never loses entries another writer saved
+    meanwhile. A corrupt or foreign file found there is moved aside to ``<name>.corrupt-<time>``.
+    """
+    path = Path(path) if path is not None else user_db_path()
+    dev = dev or device_id()
+    for key, entry in entries.items():
+        if not _valid_entry(entry):
+            raise ValueError(f"entry {key!r} needs a str 'strategy' and int 'params': {entry!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _file_lock(path):
+        doc = _empty()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            text = None
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        if text is not None:
+            doc, problem = _parse(text, path)
+            if problem and not doc["devices"]:
+                aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+                with contextlib.suppress(OSError):
+                    os.replace(path, aside)
+                warnings.warn(f"tiled-matmul: tuning database {path}: {problem}; moved it to {aside.name} "
+                              f"and started a new one", TuneDBWarning, stacklevel=2)
+        section = doc["devices"].setdefault(
+            dev.key, {"device": dev.name, "cc": dev.cc, "package": dev.package, "entries": {}})
+        section["entries"].update({k: dict(v) for k, v in entries.items()})
+        section["updated"] = _now()
+        _atomic_write(path, doc)
+    _forget_file(path)
+    clear_cache()
+    return path
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+# ---------------------------------------------------------------------------------------------
+# lookup and dispatch
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Choice:
+    """What `auto` runs for a shape, and where that came from."""
+
+    strategy: str
+    params: dict = field(default_factory=dict, hash=False, compare=True)
+    source: str = "heuristic"  # "user-db" | "shipped-db" | "heuristic" | "fallback"
+    bucket: str = ""
+    entry: "dict | None" = field(default=None, hash=False, compare=False)
+
+
+#: parsed files, keyed by path, with the (mtime_ns, size) they were read at
+_files: dict[str, tuple[tuple[int, int], dict]] = {}
+_warned: set = set()
+
+
+def _forget_file(path: Path) -> None:
+    _files.pop(str(path), None)
+
+
+def _load_cached(path: Path) -> dict:
+    try:
+        st = path.stat()
+    except OSError:
+        return _empty()
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = _files.get(str(path))
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = read_db(path)
+    for w in caught:  # warn once per file and problem, not on every re-read
+        if (str(path), str(w.message)) not in _warned:
+            _warned.add((str(path), str(w.message)))
+            warnings.warn(w.message, TuneDBWarning, stacklevel=4)
+    _files[str(path)] = (stamp, doc)
+    return doc
+
+
+def _heuristic(M: int, N: int, K: int, dtype: str) -> "tuple[str, dict, str]":
+    try:
+        from .heuristic import recommend
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("tiled_matmul.heuristic", f"{__package__}.heuristic"):
+            raise
+        return "register_blocked", {}, "fallback"
+    name, params = recommend(M, N, K, dtype)
+    return name, dict(params or {}), "heuristic"
+
+
+def _usable(entry: Mapping, where: str, key: str, dtype: str) -> bool:
+    """True when the entry's strategy and params exist in this registry and validate."""
+    from . import registry
+
+    try:
+        cfg = registry.get(entry["strategy"]).make_config(**entry.get("params", {}))
+        cfg.validate(dtype=dtype)
+        return True
+    except (ValueError, TypeError) as exc:
+        tag = (where, key, entry.get("strategy"))
+        if tag not in _warned:
+            _warned.add(tag)
+            warnings.warn(f"tiled-matmul: ignoring {where} entry {key} ({exc})", TuneDBWarning, stacklevel=4)
+        return False
+
+
+def lookup_entry(M: int, N: int, K: int, dtype="float32", device: Any = None) -> "tuple[str, dict] | None":
+    """(source, entry) of the database entry for this shape's bucket, user database first."""
+    dt = dtype_name(dtype)
+    dev = device_id(device)
+    key = bucket(M, N, K, dt)
+    entry = entries_for(_load_cached(user_db_path()), dev).get(key)
+    if entry is not None and _usable(entry, "user-db", key, dt):
+        return "user-db", entry
+    for p in shipped_db_paths():
+        entry = entries_for(_load_cached(p), dev, match_package=False).get(key)
+        if entry is not None and _usable(entry, "shipped-db", key, dt):
+            return "shipped-db", entry
+    return None
+
+
+#: (device, dtype, bucket) -> Choice, and (device, dtype, M, N, K) -> MatmulKernel
+_choices: dict[tuple, Choice] = {}
+_kernels: dict[tuple, Any] = {}
+_MAX_SHAPES = 4096
+
+
+def clear_cache() -> None:
+    """Forget every cached auto choice and parsed file (after editing a database or the env var)."""
+    _choices.clear()
+    _kernels.clear()
+    _files.clear()
+
+
+def choose(M: int, N: int, K: int, dtype="float32", device: Any = None) -> Choice:
+    """The strategy and params `auto` uses for an M x N x K product (cached per bucket)."""
+    dt = dtype_name(dtype)
+    dev = device_id(device)
+    key = bucket(M, N, K, dt)
+    ck = (dev, key)
+    hit = _choices.get(ck)
+    if hit is not None:
+        return hit
+    found = lookup_entry(M, N, K, dt, dev)
+    if found is not None:
+        source, entry = found
+        choice = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
+    else:
+        name, params, source = _heuristic(M, N, K, dt)
+        choice = Choice(name, params, source, key)
+    _choices[ck] = choice
+    return choice
+
+
+def _current_device() -> int:
+    try:
+        import cupy
+
+        return cupy.cuda.runtime.getDevice()
+    except Exception:
+        return 0
+
+
+def auto_kernel(M: int, N: int, K: int, dtype: str, device: "int | None" = None):
+    """The MatmulKernel `auto` runs for this shape on `device`: a dict hit after the first call."""
+    dev = _current_device() if device is None else device
+    k = _kernels.get((dev, dtype, M, N, K))
+    if k is not None:
+        return k
+    from .api import kernel
+
+    choice = choose(M, N, K, dtype, dev)
+    k = kernel(choice.strategy, **choice.params)
+    if len(_kernels) >= _MAX_SHAPES:
+        _kernels.clear()
+    _kernels[(dev, dtype, M, N, K)] = k
+    return k
+
+
+class AutoKernel:
+    """What ``kernel("auto")`` returns: picks the tuned kernel for each call's shape.
+
+    The shape is only known at call time, so every call looks its bucket up (a dict hit after the
+    first call of a shape). :meth:`resolve` shows the choice for a shape without running anything.
+
+    >>> k = kernel("auto")                      # doctest: +SKIP
+    >>> c = k(a, b)                              # doctest: +SKIP
+    >>> k.resolve(4096, 4096, 4096)              # doctest: +SKIP
+    Choice(strategy='...', params={...}, source='shipped-db', bucket='float32/4096x4096x4096')
+    """
+
+    strategy = "auto"
+
+    def __repr__(self) -> str:
+        return "AutoKernel('auto')"
+
+    def resolve(self, M: int, N: int, K: int, dtype="float32", device: Any = None) -> Choice:
+        return choose(M, N, K, dtype, device)
+
+    def kernel_for(self, M: int, N: int, K: int, dtype="float32", device: "int | None" = None):
+        """The concrete MatmulKernel used for this shape."""
+        return auto_kernel(M, N, K, dtype_name(dtype), device)
+
+    def source(self, *args, **kwargs):
+        raise TypeError("kernel('auto') has no single source: its kernel depends on the shape; "
+                        "use kernel('auto').kernel_for(M, N, K).source()")
+
+    def __call__(self, a: Any, b: Any, out: Any = None):
+        from .operands import check_operands
+
+        da, db, dout = check_operands(a, b, out)
+        return auto_kernel(da.shape[0], db.shape[1], da.shape[1], da.dtype.name, da.device)._run(da, db, dout)
+
+
+AUTO = AutoKernel()
+
+
+def describe(doc: Mapping) -> Iterable[tuple[str, str, dict]]:
+    """(device key, bucket key, entry) for every entry of a database document."""
+    for dkey, section in doc.get("devices", {}).items():
+        for key, entry in section.get("entries", {}).items():
+            yield dkey, key, entry
