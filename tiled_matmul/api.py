@@ -19,7 +19,7 @@ import numpy as np
 from . import registry
 from .compile import CompiledKernel, get_kernel
 from .configs import Config, cdiv, dtype_name
-from .operands import Operand, check_operands
+from .operands import MAX_DIM, Operand, check_operands
 from .render import render
 
 #: The strategy `matmul` uses when none is named.
@@ -88,6 +88,8 @@ class MatmulKernel:
     def __init__(self, strategy: str, config: Config):
         self.strategy = registry.get(strategy)
         self.config = config
+        #: (dtype char, device) -> launch plan, so a repeated call skips get_kernel entirely
+        self._plans: dict[tuple[str, int], tuple] = {}
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v}" for k, v in self.config.params().items())
@@ -107,8 +109,38 @@ class MatmulKernel:
 
     def __call__(self, a: Any, b: Any, out: Any = None):
         """C = a @ b. Returns `out` itself if given, else a new array (see :func:`matmul`)."""
+        fast = _fast_operands(a, b, out)
+        if fast is not None:
+            return self._launch_fast(a, b, out, *fast)
         da, db, dout = check_operands(a, b, out)
         return self._run(da, db, dout)
+
+    def _launch_fast(self, a, b, out, M: int, N: int, K: int, device: int):
+        """The hot path for operands :func:`_fast_operands` has already vetted: one dict lookup
+        for the launch plan, then the launch. Anything unusual goes through :meth:`_run`."""
+        plan = self._plans.get((a.dtype.char, device))
+        if plan is None:
+            compiled = self.compiled(a.dtype.name, device)
+            custom = getattr(self.config, "run", None) is not None
+            smem = compiled.smem_bytes if self.config.DYNAMIC_SMEM else 0
+            plan = self._plans.setdefault((a.dtype.char, device), (compiled, compiled.raw, self.config.block(), smem, custom))
+        compiled, raw, block, smem, custom = plan
+        grid = self.config.grid(M, N)
+        if grid[1] > compiled_grid_limit(device):  # let the general path raise its error
+            from .operands import check_operands as _check
+
+            return self._run(*_check(a, b, out))
+        c = out if out is not None else _cupy().empty((M, N), dtype=a.dtype)
+        isz = a.itemsize
+        # 16-byte accesses are legal only when every row starts on a 16-byte boundary.
+        flags = int(a.data.ptr % 16 == 0 and (K * isz) % 16 == 0) | (
+            int(b.data.ptr % 16 == 0 and c.data.ptr % 16 == 0 and (N * isz) % 16 == 0) << 1)
+        if custom:
+            compiled.run(a, b, c, M, N, K, flags)
+        else:
+            i32 = np.int32
+            raw(grid, block, (a, b, c, i32(M), i32(N), i32(K), i32(flags)), shared_mem=smem)
+        return c
 
     def _run(self, da: Operand, db: Operand, dout: "Operand | None"):
         """Launch on validated operands, on the current CuPy stream of the inputs' device."""
@@ -151,6 +183,54 @@ class MatmulKernel:
                     c.get(out=dout.array if dout.array is not None else dout.obj)
                 return dout.obj  # the caller's own object (torch tensor, DLPack array, ...)
             return c.get() if da.on_host else c
+
+
+_CUPY = None
+
+
+def _cupy():
+    """The cupy module, imported on first use (import tiled_matmul must work without it)."""
+    global _CUPY
+    if _CUPY is None:
+        import cupy
+
+        _CUPY = cupy
+    return _CUPY
+
+
+def _fast_operands(a: Any, b: Any, out: Any) -> "tuple[int, int, int, int] | None":
+    """(M, N, K, device) when a, b (and out) are plain C-contiguous cupy arrays that pass every
+    rule of :func:`check_operands` on the current device, with nothing to copy; else None.
+
+    This is the common case and it must cost a few microseconds: it reads only shapes, dtypes,
+    flags and pointers. Returning None sends the call through the general path, which raises
+    the proper error for bad input, so every rule still lives in operands.py.
+    """
+    if _CUPY is None:
+        if not _gpu():
+            return None
+        _cupy()
+    nd = _CUPY.ndarray
+    if type(a) is not nd or type(b) is not nd or (out is not None and type(out) is not nd):
+        return None
+    sa, sb = a.shape, b.shape
+    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or a.dtype != b.dtype or a.dtype.char not in "fd":
+        return None
+    M, K = sa
+    N = sb[1]
+    if not (M and N and K) or max(M, N, K) > MAX_DIM or not (a.flags.c_contiguous and b.flags.c_contiguous):
+        return None
+    device = a.data.device_id
+    if b.data.device_id != device or device != _CUPY.cuda.runtime.getDevice():
+        return None
+    if out is not None:
+        if out.shape != (M, N) or out.dtype != a.dtype or not out.flags.c_contiguous or out.data.device_id != device:
+            return None
+        lo, hi = out.data.ptr, out.data.ptr + out.nbytes
+        for x in (a, b):
+            if x.data.ptr < hi and lo < x.data.ptr + x.nbytes:
+                return None  # overlap: the general path raises
+    return M, N, K, device
 
 
 @functools.lru_cache(maxsize=1)
@@ -220,8 +300,9 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **
     into it and `out` itself is returned (the same torch tensor, numpy array, ...).
 
     Device results are computed on the inputs' device, on its current CuPy stream (``with
-    cupy.cuda.Stream():``, or a torch stream through ``cupy.cuda.ExternalStream(s.cuda_stream)``),
-    and the call returns without synchronising. Host inputs are copied to the current device and
+    cupy.cuda.Stream():``, or a torch stream ``s`` through ``with cupy.cuda.Stream.from_external(s):``,
+    ``cupy.cuda.ExternalStream(s.cuda_stream)`` before CuPy 14), and the call returns without
+    synchronising. Host inputs are copied to the current device and
     the call returns once the result is back on the host. NaN and Inf propagate as in
     ``cupy.matmul``. Bad input raises TypeError/ValueError before anything is launched or written.
 
@@ -231,16 +312,23 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **
 
     >>> c = matmul(a, b, strategy="smem_tiled", tile=16)  # doctest: +SKIP
     """
-    da, db, dout = check_operands(a, b, out)
+    fast = _fast_operands(a, b, out)
+    if fast is None:
+        da, db, dout = check_operands(a, b, out)
+        M, N, K, device = da.shape[0], db.shape[1], da.shape[1], da.device
+        dt = da.dtype.name
+    else:
+        M, N, K, device = fast
+        dt = a.dtype.name
     if strategy == "auto":
         if params:
             raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
         from .tunedb import auto_kernel
 
-        k = auto_kernel(da.shape[0], db.shape[1], da.shape[1], da.dtype.name, da.device)
+        k = auto_kernel(M, N, K, dt, device)
     else:
         k = kernel(strategy, **params)
-    return k._run(da, db, dout)
+    return k._launch_fast(a, b, out, *fast) if fast is not None else k._run(da, db, dout)
 
 
 def tolerance(dtype, K: int) -> float:
