@@ -336,6 +336,7 @@ def test_tile_study_uses_registered_search_spaces():
 
 
 def test_default_strategy_list_is_the_registry():
-    assert bench.resolve_strategies(None) == list(tm.STRATEGIES)
-    assert bench.resolve_strategies("all") == list(tm.STRATEGIES)
+    assert bench.resolve_strategies(None) == [*tm.STRATEGIES, "auto"]
+    assert bench.resolve_strategies("all") == [*tm.STRATEGIES, "auto"]
+    assert bench.resolve_strategies("auto,naive") == ["auto", "naive"]
     assert bench.resolve_strategies("smem_tiled, naive") == ["smem_tiled", "naive"]

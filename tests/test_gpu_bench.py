@@ -53,7 +53,7 @@ def test_every_row_validated_and_timed(quick_run):
     assert {r.shape for r in ladder} == set(SIZES)
     for shape in SIZES:
         names = [r.strategy for r in ladder if r.shape == shape]
-        assert names == list(tm.STRATEGIES) + [bench.CUBLAS]  # every registered strategy, plus cuBLAS
+        assert names == [*tm.STRATEGIES, bench.AUTO, bench.CUBLAS]  # every registered strategy, auto, cuBLAS
     for r in res.records:
         assert r.status == "ok", r
         assert r.rel_err is not None and r.rel_err <= r.tol

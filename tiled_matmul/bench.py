@@ -175,16 +175,21 @@ def parse_sizes(text: str) -> list[Shape]:
     return out
 
 
+#: The dispatching pseudo-strategy: `matmul(..., strategy="auto")`, benchmarked as its own row.
+AUTO = "auto"
+
+
 def resolve_strategies(names: "Iterable[str] | str | None") -> list[str]:
-    """Registered strategy names, in registry order when `names` is None (or "all")."""
+    """Strategy names to benchmark: every registered one in registry order, then ``auto``, when
+    `names` is None (or "all")."""
     if names is None or names == "all":
-        return list(registry.STRATEGIES)
+        return [*registry.STRATEGIES, AUTO]
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",") if n.strip()]
     names = list(names)
     if not names:
-        raise ValueError(f"no strategies given; registered strategies: {', '.join(registry.STRATEGIES)}")
-    return [registry.get(n).name for n in names]
+        raise ValueError(f"no strategies given; registered strategies: {', '.join(registry.STRATEGIES)}, {AUTO}")
+    return [n if n == AUTO else registry.get(n).name for n in names]
 
 
 def plan_repeats(probe_ms: float, repeat: int, row_budget_s: float = DEFAULT_ROW_BUDGET_S,
@@ -252,6 +257,13 @@ def strategy_row(study: str, name: str, cfg: Config) -> Row:
 
         return Row(study, name, broken, cfg)
     return Row(study, name, lambda a, b, c: k(a, b, out=c), cfg)
+
+
+def auto_row(study: str) -> Row:
+    """A row calling ``matmul(a, b, strategy="auto")``: the tuned (or heuristic) pick per shape."""
+    from . import api
+
+    return Row(study, AUTO, lambda a, b, c: api.matmul(a, b, AUTO, out=c))
 
 
 def cublas_row(study: str, tf32: bool = False) -> Row:
@@ -490,7 +502,8 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
 
     t_start = time.perf_counter()
     limits = device_limits()
-    ladder_rows = [strategy_row(LADDER, n, registry.get(n).default) for n in names]
+    ladder_rows = [auto_row(LADDER) if n == AUTO else strategy_row(LADDER, n, registry.get(n).default)
+                   for n in names]
     ladder_rows.append(cublas_row(LADDER))
     if tf32:
         ladder_rows.append(cublas_row(LADDER, tf32=True))
