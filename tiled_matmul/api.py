@@ -22,8 +22,8 @@ from .configs import Config, cdiv, dtype_name
 from .operands import MAX_DIM, Operand, check_operands
 from .render import render
 
-#: The strategy `matmul` uses when none is named.
-DEFAULT_STRATEGY = "register_blocked"
+#: The strategy `matmul` uses when none is named: the tuned or heuristic pick for the shape.
+DEFAULT_STRATEGY = "auto"
 
 
 def _resolve(strategy: str, params: dict[str, Any]) -> tuple[registry.Strategy, Config]:
