@@ -186,6 +186,7 @@ class MatmulKernel:
 
 
 _CUPY = None
+_DTYPE_BY_CHAR = {"f": "float32", "d": "float64"}
 
 
 def _cupy():
@@ -319,7 +320,7 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **
         dt = da.dtype.name
     else:
         M, N, K, device = fast
-        dt = a.dtype.name
+        dt = _DTYPE_BY_CHAR[a.dtype.char]  # numpy's dtype.name is a slow Python property
     if strategy == "auto":
         if params:
             raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")

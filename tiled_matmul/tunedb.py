@@ -537,13 +537,13 @@ class AutoKernel:
                         "use kernel('auto').kernel_for(M, N, K).source()")
 
     def __call__(self, a: Any, b: Any, out: Any = None):
-        from .api import _fast_operands
+        from .api import _DTYPE_BY_CHAR, _fast_operands
         from .operands import check_operands
 
         fast = _fast_operands(a, b, out)
         if fast is not None:
             M, N, K, device = fast
-            return auto_kernel(M, N, K, a.dtype.name, device)._launch_fast(a, b, out, *fast)
+            return auto_kernel(M, N, K, _DTYPE_BY_CHAR[a.dtype.char], device)._launch_fast(a, b, out, *fast)
         da, db, dout = check_operands(a, b, out)
         return auto_kernel(da.shape[0], db.shape[1], da.shape[1], da.dtype.name, da.device)._run(da, db, dout)
 
