@@ -127,9 +127,7 @@ class MatmulKernel:
         compiled, raw, block, smem, custom = plan
         grid = self.config.grid(M, N)
         if grid[1] > compiled_grid_limit(device):  # let the general path raise its error
-            from .operands import check_operands as _check
-
-            return self._run(*_check(a, b, out))
+            return self._run(*check_operands(a, b, out))
         c = out if out is not None else _cupy().empty((M, N), dtype=a.dtype)
         isz = a.itemsize
         # 16-byte accesses are legal only when every row starts on a 16-byte boundary.

@@ -60,10 +60,3 @@ def time_fn(fn: Callable[[int], object], repeat: int = 20, warmup: int = 3, flus
     times = sorted(cupy.cuda.get_elapsed_time(s, e) for s, e in zip(starts, ends))
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
     return Timing(statistics.median(times), times[0], times[-1], q[2] - q[0], repeat)
-
-
-def cublas_fp32_no_tf32():
-    """Context: make sure cupy.matmul runs plain FP32 (CuPy uses TF32 only if CUPY_TF32=1)."""
-    import os
-
-    return os.environ.get("CUPY_TF32", "0") in ("0", "")
