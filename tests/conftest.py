@@ -29,6 +29,17 @@ def pytest_report_header(config):
 
 
 @pytest.fixture
+def fresh_tunedb(monkeypatch, tmp_path):
+    """A private, empty user tuning database and cold dispatch caches for one test."""
+    from tiled_matmul import tunedb
+
+    monkeypatch.setenv(tunedb.ENV_VAR, str(tmp_path / "user.json"))
+    tunedb.clear_cache()
+    yield tmp_path / "user.json"
+    tunedb.clear_cache()
+
+
+@pytest.fixture
 def rng():
     """A fresh generator per test: every check runs on new random inputs."""
     return np.random.default_rng()

@@ -28,11 +28,8 @@ OTHER = {"strategy": "register_blocked", "params": {"bm": 128, "bn": 64, "bk": 1
 
 
 @pytest.fixture(autouse=True)
-def _fresh(monkeypatch, tmp_path):
-    monkeypatch.setenv(tdb.ENV_VAR, str(tmp_path / "user.json"))
-    tdb.clear_cache()
-    yield
-    tdb.clear_cache()
+def _fresh(fresh_tunedb):
+    """Every test here starts from an empty user tuning DB and cold dispatch caches."""
 
 
 @pytest.fixture

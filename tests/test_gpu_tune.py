@@ -26,11 +26,8 @@ SUITE = [
 
 
 @pytest.fixture(autouse=True)
-def _user_db(monkeypatch, tmp_path):
-    monkeypatch.setenv(tdb.ENV_VAR, str(tmp_path / "user.json"))
-    tdb.clear_cache()
-    yield
-    tdb.clear_cache()
+def _user_db(fresh_tunedb):
+    """Every test here starts from an empty user tuning DB and cold dispatch caches."""
 
 
 def _inputs(M, N, K, dtype=np.float32, seed=None):

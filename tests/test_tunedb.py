@@ -19,11 +19,8 @@ ENTRY = {"strategy": "register_blocked", "params": {"bm": 64, "bn": 64, "bk": 16
 
 
 @pytest.fixture(autouse=True)
-def _fresh(monkeypatch, tmp_path):
-    monkeypatch.setenv(tdb.ENV_VAR, str(tmp_path / "user.json"))
-    tdb.clear_cache()
-    yield
-    tdb.clear_cache()
+def _fresh(fresh_tunedb):
+    """Every test here starts from an empty user tuning DB and cold dispatch caches."""
 
 
 # -- buckets ------------------------------------------------------------------------------------
