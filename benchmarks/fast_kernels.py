@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
 from tiled_matmul.heuristic import recommend  # noqa: E402
-from tiled_matmul.timing import L2Flusher, time_fn  # noqa: E402
+from tiled_matmul.timing import L2Flusher, host_us_per_call, time_fn  # noqa: E402
 
 RNG = np.random.default_rng()
 
@@ -34,12 +34,7 @@ def rand(shape, dtype=np.float32):
 
 
 def configs(name):
-    e = tm.STRATEGIES[name]
-    seen = []
-    for c in (e.default, *e.search_space):
-        if c not in seen:
-            seen.append(c)
-    return seen
+    return tm.STRATEGIES[name].configs
 
 
 CHECK_SHAPES = [(1, 1, 1), (17, 33, 129), (129, 127, 31), (5, 7, 0), (300, 257, 1001), (1000, 700, 1300),
@@ -93,25 +88,10 @@ def host_overhead(name, n=2000, **params):
     c = cp.empty((64, 64), cp.float32)
     k = tm.kernel(name, **params) if name != "cupy" else None
     fn = (lambda: cp.matmul(a, b, out=c)) if k is None else (lambda: k(a, b, out=c))
-    for _ in range(50):
-        fn()
-    cp.cuda.Device().synchronize()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    cp.cuda.Device().synchronize()
-    per_kernel = (time.perf_counter() - t0) / n * 1e6
+    per_kernel = host_us_per_call(fn, n)
     if k is None:
         return per_kernel, per_kernel
-    fn2 = lambda: tm.matmul(a, b, strategy=name, out=c, **params)  # noqa: E731
-    for _ in range(50):
-        fn2()
-    cp.cuda.Device().synchronize()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn2()
-    cp.cuda.Device().synchronize()
-    return per_kernel, (time.perf_counter() - t0) / n * 1e6
+    return per_kernel, host_us_per_call(lambda: tm.matmul(a, b, strategy=name, out=c, **params), n)
 
 
 def main() -> None:

@@ -13,7 +13,6 @@ import argparse
 import cProfile
 import os
 import pstats
-import time
 
 os.environ.setdefault("CUPY_TF32", "0")
 
@@ -21,17 +20,7 @@ import cupy as cp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
-
-
-def per_call_us(fn, calls: int) -> float:
-    for _ in range(50):
-        fn()
-    cp.cuda.Device().synchronize()
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    cp.cuda.Device().synchronize()
-    return (time.perf_counter() - t0) / calls * 1e6
+from tiled_matmul.timing import host_us_per_call  # noqa: E402
 
 
 def main() -> None:
@@ -60,7 +49,7 @@ def main() -> None:
     assert tm.check(tm.matmul(a, b, "auto", out=out), a, b).passed
     print(f"host overhead per call at {n}^3, {args.calls} calls, host clock ({tm.device_limits().name})")
     for label, fn in rows.items():
-        print(f"  {per_call_us(fn, args.calls):7.1f} us  {label}")
+        print(f"  {host_us_per_call(fn, args.calls):7.1f} us  {label}")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()

@@ -48,11 +48,7 @@ def cases_for(strategies, dtypes):
     out = []
     for name in strategies:
         entry = tm.STRATEGIES[name]
-        seen = []
-        for cfg in (entry.default, *entry.search_space):
-            if cfg in seen:
-                continue
-            seen.append(cfg)
+        for cfg in entry.configs:
             out.extend((name, cfg, dt) for dt in dtypes if cfg.is_valid(dtype=dt))
     return out
 

@@ -12,7 +12,7 @@ from tiled_matmul.heuristic import recommend
 from .conftest import HAS_NVCC
 
 FAST = ("warp_tiled", "split_k")
-CASES = [(n, c) for n in FAST for c in dict.fromkeys((tm.STRATEGIES[n].default, *tm.STRATEGIES[n].search_space))]
+CASES = [(n, c) for n in FAST for c in tm.STRATEGIES[n].configs]
 
 
 @pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])

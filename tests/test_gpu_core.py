@@ -25,15 +25,7 @@ SHAPES = (
 )
 
 
-def configs(entry):
-    seen = []
-    for cfg in (entry.default, *entry.search_space):
-        if cfg not in seen:
-            seen.append(cfg)
-    return seen
-
-
-CASES = [(name, cfg) for name, entry in tm.STRATEGIES.items() for cfg in configs(entry)]
+CASES = [(name, cfg) for name, entry in tm.STRATEGIES.items() for cfg in entry.configs]
 
 
 @pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])

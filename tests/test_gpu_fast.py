@@ -15,15 +15,7 @@ pytestmark = pytest.mark.gpu
 FAST = ("warp_tiled", "split_k")
 
 
-def configs(name):
-    seen = []
-    for cfg in (tm.STRATEGIES[name].default, *tm.STRATEGIES[name].search_space):
-        if cfg not in seen:
-            seen.append(cfg)
-    return seen
-
-
-CASES = [(n, c) for n in FAST for c in configs(n)]
+CASES = [(n, c) for n in FAST for c in tm.STRATEGIES[n].configs]
 
 
 @pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])
@@ -48,7 +40,7 @@ def test_misaligned_pointers(name, rng):
     assert tm.check(out, a, b).passed
 
 
-@pytest.mark.parametrize("cfg", configs("split_k"), ids=lambda c: c.tag())
+@pytest.mark.parametrize("cfg", tm.STRATEGIES["split_k"].configs, ids=lambda c: c.tag())
 def test_split_k_is_deterministic(cfg, rng):
     k = tm.kernel("split_k", **cfg.params())
     a, b = random_pair(333, 277, 4097, np.float32, rng)

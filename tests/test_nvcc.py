@@ -13,11 +13,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not HAS_NVCC, reason="nvcc is
 
 CASES = []
 for name, entry in tm.STRATEGIES.items():
-    seen = []
-    for cfg in (entry.default, *entry.search_space):
-        if cfg not in seen:
-            seen.append(cfg)
-            CASES.append((name, cfg, "float32"))
+    CASES.extend((name, cfg, "float32") for cfg in entry.configs)
     CASES.append((name, entry.default, "float64"))
 
 

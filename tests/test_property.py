@@ -29,11 +29,7 @@ def _cases():
     that dtype (the default and the search space; the registry may grow)."""
     out = []
     for name, entry in tm.STRATEGIES.items():
-        seen = []
-        for cfg in (entry.default, *entry.search_space):
-            if cfg in seen:
-                continue
-            seen.append(cfg)
+        for cfg in entry.configs:
             for dt in DTYPES:
                 if cfg.is_valid(dtype=dt):
                     out.append((name, cfg, dt))

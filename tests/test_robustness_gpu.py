@@ -20,14 +20,6 @@ pytestmark = pytest.mark.gpu
 STRATEGIES = list(tm.STRATEGIES)
 
 
-def _configs(entry):
-    seen = []
-    for cfg in (entry.default, *entry.search_space):
-        if cfg not in seen:
-            seen.append(cfg)
-    return seen
-
-
 # -- concurrency ---------------------------------------------------------------------------------
 THREADS, CALLS = 8, 200
 SIZES = [1, 2, 7, 16, 17, 31, 33, 64, 65, 100, 127, 129, 200]
@@ -37,7 +29,7 @@ def test_8_threads_x_200_calls_from_a_cold_cache():
     import cupy as cp
 
     # every (strategy, config) pair in float32, every strategy's default in float64
-    cases = [(name, cfg, "float32") for name, e in tm.STRATEGIES.items() for cfg in _configs(e)
+    cases = [(name, cfg, "float32") for name, e in tm.STRATEGIES.items() for cfg in e.configs
              if cfg.is_valid(dtype="float32")]
     cases += [(name, e.default, "float64") for name, e in tm.STRATEGIES.items()]
     tmc.clear_cache()

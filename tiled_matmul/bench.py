@@ -441,11 +441,7 @@ def tile_study_configs(names: Sequence[str] = TILE_STUDY_STRATEGIES) -> list[tup
         entry = registry.STRATEGIES.get(name)
         if entry is None:
             continue
-        seen: list[Config] = []
-        for cfg in (entry.default, *entry.search_space):
-            if cfg not in seen:
-                seen.append(cfg)
-        out.extend((name, c) for c in sorted(seen, key=lambda c: (c.threads, tuple(c.params().values()))))
+        out.extend((name, c) for c in sorted(entry.configs, key=lambda c: (c.threads, tuple(c.params().values()))))
     return out
 
 

@@ -26,6 +26,11 @@ class Strategy:
     tunable: bool = True
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def configs(self) -> tuple[C.Config, ...]:
+        """The default config, then the search space, without repeats (order kept)."""
+        return tuple(dict.fromkeys((self.default, *self.search_space)))
+
     def make_config(self, **params: Any) -> C.Config:
         """A config from keyword params, the default filling in the rest.
 

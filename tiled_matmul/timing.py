@@ -60,3 +60,20 @@ def time_fn(fn: Callable[[int], object], repeat: int = 20, warmup: int = 3, flus
     times = sorted(cupy.cuda.get_elapsed_time(s, e) for s, e in zip(starts, ends))
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
     return Timing(statistics.median(times), times[0], times[-1], q[2] - q[0], repeat)
+
+
+def host_us_per_call(fn: Callable[[], object], calls: int = 2000, warmup: int = 50) -> float:
+    """Host microseconds per call of `fn` over `calls` back-to-back calls (host clock, one
+    synchronize at each end): the per-call launch overhead when `fn` is a tiny launch."""
+    import time
+
+    import cupy
+
+    for _ in range(warmup):
+        fn()
+    cupy.cuda.Device().synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    cupy.cuda.Device().synchronize()
+    return (time.perf_counter() - t0) / calls * 1e6

@@ -120,11 +120,7 @@ def search_space(strategies: "Iterable[str] | None" = None, dtype="float32", dev
         entries = [registry.get(s) for s in strategies]
     out = []
     for entry in entries:
-        seen = []
-        for cfg in (entry.default, *entry.search_space):
-            if cfg not in seen and cfg.is_valid(device, dtype):
-                seen.append(cfg)
-        out.extend((entry, cfg) for cfg in seen)
+        out.extend((entry, cfg) for cfg in entry.configs if cfg.is_valid(device, dtype))
     return out
 
 
