@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     bad = runs = 0
     for name in names:
         k = tm.kernel(name)  # the strategy's default config
-        for dtype in [d for d in args.dtypes.split(",") if d]:
+        for dtype in [d for d in args.dtypes.split(",") if d and tm.STRATEGIES[name].supports(d)]:
             for M, N, K in shapes:
                 a = rng.uniform(-1, 1, (M, K)).astype(dtype)
                 b = rng.uniform(-1, 1, (K, N)).astype(dtype)

@@ -6,15 +6,16 @@ import pytest
 
 import tiled_matmul as tm
 from tiled_matmul.configs import (
-    NaiveConfig, RectTiledConfig, RegisterBlockedConfig, SmemTiledConfig, ThreadTileConfig, cdiv,
+    NaiveConfig, RectTiledConfig, RegisterBlockedConfig, SmemTiledConfig, TensorCoreConfig, ThreadTileConfig,
+    cdiv,
 )
 from tiled_matmul.device import H100_LIMITS
 
 ALL = [(n, c) for n, e in tm.STRATEGIES.items() for c in (e.default, *e.search_space)]
+ALL_DT = [(n, c, dt) for n, c in ALL for dt in ("float32", "float64") if tm.STRATEGIES[n].supports(dt)]
 
 
-@pytest.mark.parametrize("name,cfg", ALL, ids=[f"{n}-{c.tag()}" for n, c in ALL])
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,cfg,dtype", ALL_DT, ids=[f"{n}-{c.tag()}-{dt}" for n, c, dt in ALL_DT])
 def test_registered_configs_are_valid(name, cfg, dtype):
     assert cfg.validate(H100_LIMITS, dtype) is cfg
     assert cfg.STRATEGY == name
@@ -35,6 +36,14 @@ def test_registered_configs_are_valid(name, cfg, dtype):
         (RegisterBlockedConfig(bm=256, bn=256, bk=128, tm=8, tn=8), "shared memory"),
         (ThreadTileConfig(tm=16, tn=8), "accumulators must be <= 64"),
         (RectTiledConfig(tile_m=64, tile_n=512, tile_k=32, coarsen=16), "shared memory = 73728 B"),
+        (TensorCoreConfig(wm=48), "bm (128) must be a multiple of wm (48)"),
+        (TensorCoreConfig(wn=12), "wn (12) must be a multiple of 8"),
+        (TensorCoreConfig(bk=12), "bk (12) must be a multiple of 8"),
+        (TensorCoreConfig(bm=256, bn=256, wm=128, wn=64), "256 accumulators per thread; at most 128"),
+        (TensorCoreConfig(stages=9), "stages (9) must be between 2 and 8"),
+        (TensorCoreConfig(stages=8), "shared memory = 286720 B"),
+        (TensorCoreConfig(min_blocks=2), "min_blocks (2) blocks of 143360 B shared memory"),
+        (TensorCoreConfig(bm=32, bn=32, bk=8, wm=16, wn=8), "must split evenly over 256 threads"),
     ],
 )
 def test_bad_configs_name_the_rule_and_an_alternative(cfg, needle):
@@ -45,6 +54,28 @@ def test_bad_configs_name_the_rule_and_an_alternative(cfg, needle):
     assert "A valid config is" in msg
     default = tm.STRATEGIES[cfg.STRATEGY].default
     assert all(f"{k}={v}" in msg for k, v in default.params().items())
+
+
+def test_float32_only_strategy_rejects_float64_naming_the_alternatives():
+    cfg = TensorCoreConfig()
+    assert cfg.supports("float32") and not cfg.supports("float64")
+    with pytest.raises(ValueError) as err:
+        cfg.validate(H100_LIMITS, "float64")
+    msg = str(err.value)
+    assert "tensor_core computes float32 only, got float64" in msg
+    assert "register_blocked" in msg and "tensor_core, " not in msg.split("strategies for float64:")[1]
+    with pytest.raises(ValueError, match="computes float32 only"):
+        tm.source("tensor_core", dtype="float64")
+    with pytest.raises(TypeError, match="not supported"):
+        cfg.supports("int8")
+
+
+def test_tensor_core_geometry():
+    cfg = TensorCoreConfig(bm=128, bn=64, bk=32, wm=32, wn=32, stages=4)
+    assert cfg.block() == (8 * 32, 1, 1)  # (128/32) * (64/32) warps
+    assert cfg.grid(1000, 300) == (cdiv(1000, 128) * cdiv(300, 64), 1, 1)
+    # per stage: A tile bm x (bk + 4 pad) and B tile bk x (bn + 8 pad) floats
+    assert cfg.smem_bytes() == 4 * (128 * 36 + 32 * 72) * 4
 
 
 def test_float64_halves_what_fits():

@@ -82,13 +82,27 @@ def test_fallback_without_heuristic_module(no_shipped, monkeypatch):
 def test_heuristic_used(no_shipped, monkeypatch):
     fake = types.ModuleType("tiled_matmul.heuristic")
     calls = []
-    fake.recommend = lambda M, N, K, dtype: calls.append((M, N, K, dtype)) or ("register_blocked", {"bk": 16})
+    fake.recommend = lambda M, N, K, dtype, tensor_cores: calls.append((M, N, K, dtype, tensor_cores)) or (
+        "register_blocked", {"bk": 16})
     monkeypatch.setitem(sys.modules, "tiled_matmul.heuristic", fake)
     c = tdb.choose(300, 200, 100, device=DEV)
     assert (c.strategy, c.params, c.source) == ("register_blocked", {"bk": 16}, "heuristic")
-    assert calls == [(300, 200, 100, "float32")]
+    assert calls == [(300, 200, 100, "float32", True)]
     tdb.choose(300, 200, 100, device=DEV)
     assert len(calls) == 1  # cached per bucket
+    monkeypatch.setenv(tdb.TENSOR_CORES_ENV, "0")  # the opt-out is part of the cache key
+    tdb.choose(300, 200, 100, device=DEV)
+    assert calls[-1] == (300, 200, 100, "float32", False)
+
+
+def test_tensor_core_opt_out_skips_db_entries(no_shipped, fresh_tunedb, monkeypatch):
+    tdb.save_entries({tdb.bucket(4096, 4096, 4096): {"strategy": "tensor_core", "params": {"bk": 16}, "ms": 1.0}},
+                     dev=DEV)
+    tdb.clear_cache()
+    assert tdb.choose(4096, 4096, 4096, device=DEV).strategy == "tensor_core"
+    monkeypatch.setenv(tdb.TENSOR_CORES_ENV, "0")
+    c = tdb.choose(4096, 4096, 4096, device=DEV)
+    assert (c.strategy, c.source) == ("register_blocked", "heuristic")
 
 
 def _write_shipped(path, entries, dev=DEV, package="0.0.0-any"):

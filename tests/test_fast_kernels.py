@@ -64,6 +64,45 @@ def test_smem_and_padding():
     assert "constexpr int OCCUPANCY = 1;" in tm.source("warp_tiled", dtype="float64")
 
 
+def test_tensor_core_source_and_rules():
+    src = tm.source("tensor_core")
+    for needle in ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "ldmatrix.sync.aligned.m8n8.x4",
+                   "cp.async.cg.shared.global", "cp.async.ca.shared.global", "0xffffe000u",
+                   "__syncthreads_or(bad)", "exact_tile(", "acc[i][j][r] += part[i][j][r]", "(size_t)"):
+        assert needle in src, needle
+    entry = tm.STRATEGIES["tensor_core"]
+    assert entry.tunable and 4 <= len(entry.search_space) <= 8
+    assert entry.supports("float32") and not entry.supports("float64")
+
+
+def test_direct_launcher_buffer_matches_the_kernel_signature():
+    """The 5-word buffer DirectLauncher fills must lay the 7 arguments out exactly as the C ABI
+    lays out (const T*, const T*, T*, int, int, int, int)."""
+    import ctypes
+
+    from tiled_matmul.compile import DirectLauncher
+
+    class Args(ctypes.Structure):
+        _fields_ = [("A", ctypes.c_void_p), ("B", ctypes.c_void_p), ("C", ctypes.c_void_p),
+                    ("M", ctypes.c_int), ("N", ctypes.c_int), ("K", ctypes.c_int), ("flags", ctypes.c_int)]
+
+    assert tuple(getattr(Args, f).offset for f, _ in Args._fields_) == DirectLauncher.OFFSETS
+    assert ctypes.sizeof(Args) == 40
+    launcher = DirectLauncher.__new__(DirectLauncher)  # no GPU: only the buffer logic
+    launcher.OFFSETS = DirectLauncher.OFFSETS
+    import threading
+    launcher._tls = threading.local()
+    vals, params_ptr, params = launcher._buffers()
+    vals[0], vals[1], vals[2] = 0x1000, 0x2000, 0x3000
+    vals[3] = 3001 | (2999 << 32)
+    vals[4] = 3007 | (2 << 32)
+    got = Args.from_buffer_copy(bytes(vals))
+    assert (got.A, got.B, got.C, got.M, got.N, got.K, got.flags) == (0x1000, 0x2000, 0x3000, 3001, 2999, 3007, 2)
+    base = ctypes.addressof(vals)
+    assert [params[i] - base for i in range(7)] == list(DirectLauncher.OFFSETS)
+    assert params_ptr == ctypes.addressof(params)
+
+
 def test_sources_mention_every_technique():
     src = tm.source("warp_tiled")
     for needle in ("cp.async.cg.shared.global", "cp.async.ca.shared.global", "cp.async.wait_group", "GROUP_M", "(size_t)"):
@@ -74,12 +113,14 @@ def test_sources_mention_every_technique():
 
 
 @pytest.mark.parametrize(
-    "shape,strategy",
-    [((4096, 4096, 4096), "register_blocked"), ((8192, 8192, 8192), "register_blocked"),
-     ((256, 256, 65536), "split_k"), ((1024, 1024, 1024), "split_k"), ((512, 512, 16384), "split_k"),
-     ((3001, 2999, 3007), "register_blocked"), ((64, 64, 64), "warp_tiled")],
+    "shape,strategy,ffma_strategy",
+    [((4096, 4096, 4096), "tensor_core", "register_blocked"), ((8192, 8192, 8192), "tensor_core", "register_blocked"),
+     ((256, 256, 65536), "split_k", "split_k"), ((1024, 1024, 1024), "tensor_core", "split_k"),
+     ((512, 512, 16384), "split_k", "split_k"), ((3001, 2999, 3007), "tensor_core", "register_blocked"),
+     ((64, 64, 64), "warp_tiled", "warp_tiled")],
 )
-def test_recommend(shape, strategy):
+def test_recommend(shape, strategy, ffma_strategy):
+    assert recommend(*shape, tensor_cores=False)[0] == ffma_strategy
     name, params = recommend(*shape)
     assert name == strategy
     cfg = tm.STRATEGIES[name].make_config(**params)

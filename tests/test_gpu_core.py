@@ -28,6 +28,14 @@ SHAPES = (
 CASES = [(name, cfg) for name, entry in tm.STRATEGIES.items() for cfg in entry.configs]
 
 
+def test_float32_only_strategy_rejects_float64_untouched(rng):
+    a, b = random_pair(20, 30, 40, np.float64, rng)
+    out = poisoned((20, 30), np.float64)
+    with pytest.raises(ValueError, match="tensor_core computes float32 only, got float64"):
+        tm.matmul(a, b, strategy="tensor_core", out=out)
+    assert bool(np.isnan(out.get()).all())  # nothing written
+
+
 @pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])
 def test_ragged_shapes_float32(name, cfg, rng):
     k = tm.kernel(name, **cfg.params())
@@ -39,7 +47,7 @@ def test_ragged_shapes_float32(name, cfg, rng):
         assert report.passed, (name, cfg, (M, N, K), report)
 
 
-@pytest.mark.parametrize("name", list(tm.STRATEGIES))
+@pytest.mark.parametrize("name", [n for n, e in tm.STRATEGIES.items() if e.supports("float64")])
 def test_float64(name, rng):
     k = tm.kernel(name)
     for M, N, K in [(1, 1, 1), (17, 33, 129), (129, 127, 31), (300, 200, 500), (4, 5, 0)]:

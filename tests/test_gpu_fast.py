@@ -1,4 +1,4 @@
-"""GPU checks specific to the fast rungs, warp_tiled and split_k (marked `gpu`)."""
+"""GPU checks specific to the fast rungs, warp_tiled, split_k and tensor_core (marked `gpu`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .conftest import poisoned, random_pair
 
 pytestmark = pytest.mark.gpu
 
-FAST = ("warp_tiled", "split_k")
+FAST = ("warp_tiled", "split_k", "tensor_core")
 
 
 CASES = [(n, c) for n in FAST for c in tm.STRATEGIES[n].configs]
@@ -47,6 +47,38 @@ def test_split_k_is_deterministic(cfg, rng):
     c1, c2 = k(a, b), k(a, b)
     assert bool((c1.view(np.int32) == c2.view(np.int32)).all())
     assert tm.check(c1, a, b).passed
+
+
+@pytest.mark.parametrize("shape", [(4096, 256, 4096), (256, 256, 32768), (3001, 299, 3007)])
+def test_tensor_core_is_as_accurate_as_cublas_fp32(shape, rng):
+    """3xTF32 with per-K-step FADD accumulation: the error must stay at cuBLAS FP32's level even
+    for long K (chaining the MMAs over all of K gave 25x cuBLAS's error at K = 4096)."""
+    M, N, K = shape
+    for cfg in (tm.STRATEGIES["tensor_core"].default, tm.STRATEGIES["tensor_core"].search_space[-1]):
+        a, b = random_pair(M, N, K, np.float32, rng)
+        out = poisoned((M, N), np.float32)
+        tm.matmul(a, b, strategy="tensor_core", out=out, **cfg.params())
+        rep = tm.check(out, a, b)
+        assert rep.passed and rep.rel_err <= 2.0 * rep.cublas_rel_err, (cfg, rep)
+
+
+def test_tensor_core_inf_times_tf32_exact_values_stays_inf(rng):
+    """An Inf in A against B values exact in TF32 (small part 0): inf * 0 inside the split would
+    give NaN; the block's exact recompute must give +-Inf like FP32. Other blocks stay fast."""
+    import cupy as cp
+
+    M, N, K = 300, 260, 200
+    a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
+    b = cp.asarray(rng.integers(1, 5, (K, N)).astype(np.float32))  # positive small integers: exact in TF32
+    a[7, 3] = cp.inf
+    a[250, 11] = -cp.inf
+    out = poisoned((M, N), np.float32)
+    tm.matmul(a, b, strategy="tensor_core", out=out)
+    ref = cp.matmul(a, b)
+    assert bool(cp.isposinf(out[7]).all()) and bool(cp.isneginf(out[250]).all())
+    assert int(cp.isnan(out).sum()) == 0
+    fin = cp.isfinite(ref)
+    assert bool(cp.allclose(out[fin], ref[fin], rtol=1e-5, atol=1e-4))
 
 
 def test_more_than_2_31_outputs():

@@ -11,7 +11,7 @@ import tiled_matmul as tm
 from tiled_matmul.render import environment, kernel_name, render, templates_dir
 
 ALL = [(n, c, dt) for n, e in tm.STRATEGIES.items() for c in (e.default, *e.search_space)
-       for dt in ("float32", "float64")]
+       for dt in ("float32", "float64") if e.supports(dt)]
 
 
 @pytest.mark.parametrize("name,cfg,dtype", ALL, ids=[f"{n}-{c.tag()}-{d}" for n, c, d in ALL])
@@ -21,11 +21,17 @@ def test_renders(name, cfg, dtype):
     assert re.search(r'extern "C" __global__', src)
     assert f"{sym}(" in src
     assert "{{" not in src and "{%" not in src
-    ctype = "float" if dtype == "float32" else "double"
-    assert f"typedef {ctype} T;" in src
+    if name != "tensor_core":  # float32 only: it declares no T
+        ctype = "float" if dtype == "float32" else "double"
+        assert f"typedef {ctype} T;" in src
     for k, v in cfg.params().items():
         assert f"constexpr int {k.upper()} = {v};" in src, k
     assert render(name, cfg, dtype) == src  # deterministic
+
+
+def test_unsupported_dtype_does_not_render():
+    with pytest.raises(ValueError, match="'tensor_core' computes float32 only, not float64"):
+        render("tensor_core", tm.STRATEGIES["tensor_core"].default, "float64")
 
 
 def test_symbols_unique():

@@ -122,22 +122,21 @@ class MatmulKernel:
         if plan is None:
             compiled = self.compiled(a.dtype.name, device)
             custom = getattr(self.config, "run", None) is not None
-            smem = compiled.smem_bytes if self.config.DYNAMIC_SMEM else 0
-            plan = self._plans.setdefault((a.dtype.char, device), (compiled, compiled.raw, self.config.block(), smem, custom))
-        compiled, raw, block, smem, custom = plan
+            plan = self._plans.setdefault((a.dtype.char, device), (compiled, compiled.launcher, custom))
+        compiled, launch, custom = plan
         grid = self.config.grid(M, N)
         if grid[1] > compiled_grid_limit(device):  # let the general path raise its error
             return self._run(*check_operands(a, b, out))
-        c = out if out is not None else _cupy().empty((M, N), dtype=a.dtype)
+        c = out if out is not None else _CUPY.empty((M, N), dtype=a.dtype)
+        pa, pb, pc = a.data.ptr, b.data.ptr, c.data.ptr
         isz = a.itemsize
         # 16-byte accesses are legal only when every row starts on a 16-byte boundary.
-        flags = int(a.data.ptr % 16 == 0 and (K * isz) % 16 == 0) | (
-            int(b.data.ptr % 16 == 0 and c.data.ptr % 16 == 0 and (N * isz) % 16 == 0) << 1)
+        flags = int(pa % 16 == 0 and (K * isz) % 16 == 0) | (
+            int(pb % 16 == 0 and pc % 16 == 0 and (N * isz) % 16 == 0) << 1)
         if custom:
             compiled.run(a, b, c, M, N, K, flags)
         else:
-            i32 = np.int32
-            raw(grid, block, (a, b, c, i32(M), i32(N), i32(K), i32(flags)), shared_mem=smem)
+            launch(grid, pa, pb, pc, M, N, K, flags, _CUPY.cuda.get_current_stream().ptr)
         return c
 
     def _run(self, da: Operand, db: Operand, dout: "Operand | None"):

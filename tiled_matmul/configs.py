@@ -57,6 +57,8 @@ class Config:
     STRATEGY: ClassVar[str] = ""
     #: True when the template declares `extern __shared__` memory sized by `smem_bytes()`
     DYNAMIC_SMEM: ClassVar[bool] = False
+    #: the dtypes the template computes (a subset of DTYPES)
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = tuple(DTYPES)
 
     # -- parameters ---------------------------------------------------------------------------
     def params(self) -> dict[str, int]:
@@ -75,6 +77,11 @@ class Config:
     def threads(self) -> int:
         x, y, z = self.block()
         return x * y * z
+
+    @classmethod
+    def supports(cls, dtype) -> bool:
+        """Whether this strategy computes `dtype` (TypeError for a dtype no strategy takes)."""
+        return dtype_name(dtype) in cls.SUPPORTED_DTYPES
 
     @property
     def tile_mn(self) -> tuple[int, int]:
@@ -146,6 +153,11 @@ class Config:
                 f"{self.STRATEGY}: parameters must be >= 1, got {', '.join(bad_sign)}; "
                 f"a valid config is {default_hint(self)}"
             )
+        if dtype_name(dtype) not in self.SUPPORTED_DTYPES:
+            raise ValueError(
+                f"{self.STRATEGY} computes {', '.join(self.SUPPORTED_DTYPES)} only, got {dtype_name(dtype)}; "
+                f"strategies for {dtype_name(dtype)}: {', '.join(strategies_for(dtype))}"
+            )
         limits = device_limits(device)
         isz = itemsize(dtype)
         rules = list(self._rules(limits, isz))
@@ -178,6 +190,13 @@ class Config:
         except (TypeError, ValueError):
             return False
         return True
+
+
+def strategies_for(dtype) -> list[str]:
+    """The registered strategies that compute `dtype`."""
+    from .registry import STRATEGIES  # late import: the registry imports this module
+
+    return [n for n, e in STRATEGIES.items() if e.config_cls.supports(dtype)]
 
 
 def default_hint(cfg: Config) -> str:
@@ -537,3 +556,83 @@ class SplitKConfig(WarpTiledConfig):
         blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), 132 * 16))
         reduce = compiled.companion(self.reduce_symbol(compiled.name))
         reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags)), stream=stream)
+
+
+# ---------------------------------------------------------------------------------------------
+# 8. tensor_core
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TensorCoreConfig(Config):
+    """float32 on tensor cores: mma.sync m16n8k8 TF32 with each operand split into big + small
+    TF32 parts and three MMAs per product (3xTF32), which keeps float32 accuracy.
+
+    The MMAs of one bk-deep K step chain into a partial tile that FADD then adds to the float32
+    accumulators (the tensor core rounds toward zero; chaining over all of K would let that bias
+    grow with K). A block whose result holds an Inf or NaN recomputes its tile with plain FMAs,
+    so Inf and NaN propagate as in FP32. A bm x bn block tile of (bm/wm)*(bn/wn) warps, each a wm x wn warp tile of 16x8 MMA tiles;
+    a `stages`-deep cp.async pipeline of bk-deep stages, grouped block order (`group_m`), and
+    ``__launch_bounds__(threads, min_blocks)``. float32 only: float64 has no TF32 split.
+    """
+
+    STRATEGY: ClassVar[str] = "tensor_core"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
+    bm: int = 128
+    bn: int = 128
+    bk: int = 32
+    wm: int = 64
+    wn: int = 32
+    stages: int = 4
+    group_m: int = 8
+    min_blocks: int = 1
+
+    #: row padding (floats) of As[m][k] and Bs[k][n]: see the template's Layout notes
+    A_PAD: ClassVar[int] = 4
+    B_PAD: ClassVar[int] = 8
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)
+
+    @property
+    def tile_k(self) -> int:
+        return self.bk
+
+    def block(self) -> tuple[int, int, int]:
+        return ((self.bm // self.wm) * (self.bn // self.wn) * 32, 1, 1)
+
+    def grid(self, M: int, N: int) -> tuple[int, int, int]:
+        """1-D: one block per output tile (the kernel maps ids to tiles in grouped order)."""
+        return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, 1)
+
+    def smem_bytes(self, dtype="float32") -> int:
+        isz = itemsize(dtype)
+        return self.stages * (self.bm * (self.bk + self.A_PAD) + self.bk * (self.bn + self.B_PAD)) * isz
+
+    def _derived(self, isz: int) -> dict[str, int]:
+        return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD}
+
+    def _rules(self, limits, isz):
+        yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")
+        yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")
+        yield (self.wm % 16 == 0, f"wm ({self.wm}) must be a multiple of 16 (the MMA tile's rows)")
+        yield (self.wn % 8 == 0, f"wn ({self.wn}) must be a multiple of 8 (the MMA tile's columns)")
+        yield (self.bk % 8 == 0, f"bk ({self.bk}) must be a multiple of 8 (the MMA tile's depth)")
+        acc = self.wm * self.wn // 32
+        yield (acc <= 128, f"a warp tile of wm*wn = {self.wm * self.wn} gives {acc} accumulators per thread; at most 128 fit in registers")
+        yield (2 <= self.stages <= 8, f"stages ({self.stages}) must be between 2 and 8")
+        yield (1 <= self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be between 1 and 4")
+        threads = (self.bm // max(self.wm, 1)) * (self.bn // max(self.wn, 1)) * 32
+        yield (
+            self.bm * self.bk // 4 % threads == 0,
+            f"the A tile ({self.bm * self.bk // 4} vectors of 4) must split evenly over {threads} threads",
+        )
+        yield (
+            self.bk * self.bn // 4 % threads == 0,
+            f"the B tile ({self.bk * self.bn // 4} vectors of 4) must split evenly over {threads} threads",
+        )
+        yield (
+            self.min_blocks * (self.smem_bytes("float32") + 1024) <= limits.smem_per_sm,
+            f"min_blocks ({self.min_blocks}) blocks of {self.smem_bytes('float32')} B shared memory "
+            f"(+1 KB each reserved) must fit the SM's {limits.smem_per_sm} B",
+        )

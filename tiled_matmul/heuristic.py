@@ -2,11 +2,15 @@
 when no tuning data covers (M, N, K).
 
 Pure function of its arguments (no GPU, no I/O). The rules follow H100 measurements against
-cuBLAS (FP32, TF32 off) of every warp_tiled / split_k config and register_blocked's default
+cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_blocked's default
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
 * float64: warp_tiled's default (compiled and tested for doubles; 1 block/SM for them).
-* at least one wave of 128 x 128 tiles (M*N >= ~132 * 128^2): register_blocked's default
+* float32 with tensor cores allowed (the default; ``tensor_cores=False`` or the environment
+  variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`): tensor_core (3xTF32, float32 accuracy)
+  on 128 x 128 tiles from one wave of them (4096^3 ~1.09), on 64 x 64 tiles from one wave of
+  those (1024x1024x16384 ~0.96);
+* otherwise, at least one wave of 128 x 128 tiles (M*N >= ~132 * 128^2): register_blocked's default
   (4096^3 0.79, 8192^3 0.81, 2048^3 0.82, 3001x2999x3007 0.75; warp_tiled's best 0.73-0.78);
 * fewer tiles and K >= 1024: split_k with enough slices for ~2 blocks per SM, on 128 x 128
   tiles when that takes <= 16 slices (1024^3: 0.88, 512x512x16384: 0.76), else on 64 x 64
@@ -24,6 +28,7 @@ SMS = 132
 _SPLIT_BIG = dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2)
 _SPLIT_SMALL = dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4)
 _SMALL = dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4)
+_TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
 
 
 def _slices(tiles: int, K: int, target: int) -> int:
@@ -34,10 +39,13 @@ def _slices(tiles: int, K: int, target: int) -> int:
     return split
 
 
-def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS) -> tuple[str, dict[str, int]]:
+def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS,
+              tensor_cores: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
 
     >>> recommend(4096, 4096, 4096)
+    ('tensor_core', {})
+    >>> recommend(4096, 4096, 4096, tensor_cores=False)
     ('register_blocked', {})
     >>> recommend(256, 256, 65536)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
@@ -45,6 +53,10 @@ def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS) -> tuple[
     if dtype_name(dtype) == "float64":
         return "warp_tiled", {}
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
+    if tensor_cores and big_tiles >= sms:
+        return "tensor_core", {}
+    if tensor_cores and cdiv(M, 64) * cdiv(N, 64) >= sms and K >= 64:
+        return "tensor_core", dict(_TC_SMALL)
     if big_tiles >= sms:
         return "register_blocked", {}
     if K >= 1024:

@@ -31,6 +31,10 @@ class Strategy:
         """The default config, then the search space, without repeats (order kept)."""
         return tuple(dict.fromkeys((self.default, *self.search_space)))
 
+    def supports(self, dtype) -> bool:
+        """Whether this strategy computes `dtype` (tensor_core is float32 only)."""
+        return self.config_cls.supports(dtype)
+
     def make_config(self, **params: Any) -> C.Config:
         """A config from keyword params, the default filling in the rest.
 
@@ -146,6 +150,21 @@ STRATEGIES: dict[str, Strategy] = {
                 dict(bm=64, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=4, group_m=8, min_blocks=3, split_k=8),
             ],
             "warp_tiled over split_k slices of K into a workspace, then a fixed-order (deterministic) sum",
+        ),
+        _entry(
+            "tensor_core",
+            "08_tensor_core.cu.j2",
+            C.TensorCoreConfig,
+            [
+                dict(bm=128, bn=128, bk=32, wm=64, wn=32, stages=3),
+                dict(bm=128, bn=128, bk=16, wm=64, wn=32, stages=4),
+                dict(bm=128, bn=128, bk=16, wm=32, wn=64, stages=4),
+                dict(bm=128, bn=64, bk=32, wm=32, wn=32, stages=4),
+                dict(bm=64, bn=128, bk=32, wm=32, wn=32, stages=4),
+                dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2),
+                dict(bm=64, bn=64, bk=16, wm=32, wn=32, stages=5, min_blocks=2),
+            ],
+            "float32 on tensor cores: mma.sync TF32 with big+small operand splits (3xTF32, float32 accuracy), cp.async pipeline",
         ),
     )
 }

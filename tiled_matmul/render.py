@@ -58,6 +58,8 @@ def render(strategy: "str | Strategy", config: Config, dtype="float32") -> str:
             f"strategy {entry.name!r} takes a {entry.config_cls.__name__}, got {type(config).__name__}"
         )
     dt = dtype_name(dtype)
+    if not entry.supports(dt):
+        raise ValueError(f"strategy {entry.name!r} computes {', '.join(entry.config_cls.SUPPORTED_DTYPES)} only, not {dt}")
     ctype, vtype = CTYPES[dt]
     variables = dict(config.template_vars(dt))
     variables.update(

@@ -49,7 +49,8 @@ C are not 16-byte aligned and the kernels' 128-bit load path is off. The key is
 -----------------
 :func:`choose` looks the bucket up in the user database, then in the shipped databases, and
 otherwise asks ``tiled_matmul.heuristic.recommend(M, N, K, dtype)`` (``("register_blocked", {})``
-while that module does not exist). Choices are cached in-process per (device, dtype, shape) and per
+while that module does not exist). With ``TILED_MATMUL_TENSOR_CORES=0`` in the environment, `auto`
+skips tensor_core entries and the heuristic keeps to plain float32 FMAs. Choices are cached in-process per (device, dtype, shape) and per
 (device, dtype, bucket), so after the first call of a shape the dispatch is one dict lookup. Call
 :func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing the file from outside;
 :func:`tiled_matmul.tune` clears it itself after saving.
@@ -408,6 +409,15 @@ def _load_cached(path: Path) -> dict:
     return doc
 
 
+#: set to "0" to keep `auto` off the tensor_core strategy (3xTF32) and on plain float32 FMAs
+TENSOR_CORES_ENV = "TILED_MATMUL_TENSOR_CORES"
+
+
+def tensor_cores_allowed() -> bool:
+    """Whether `auto` may pick tensor_core (read when a shape bucket is first resolved)."""
+    return os.environ.get(TENSOR_CORES_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
 def _heuristic(M: int, N: int, K: int, dtype: str) -> "tuple[str, dict, str]":
     try:
         from .heuristic import recommend
@@ -415,7 +425,7 @@ def _heuristic(M: int, N: int, K: int, dtype: str) -> "tuple[str, dict, str]":
         if exc.name not in ("tiled_matmul.heuristic", f"{__package__}.heuristic"):
             raise
         return "register_blocked", {}, "fallback"
-    name, params = recommend(M, N, K, dtype)
+    name, params = recommend(M, N, K, dtype, tensor_cores=tensor_cores_allowed())
     return name, dict(params or {}), "heuristic"
 
 
@@ -423,6 +433,8 @@ def _usable(entry: Mapping, where: str, key: str, dtype: str) -> bool:
     """True when the entry's strategy and params exist in this registry and validate."""
     from . import registry
 
+    if entry.get("strategy") == "tensor_core" and not tensor_cores_allowed():
+        return False  # the user opted out (TILED_MATMUL_TENSOR_CORES=0): not a broken entry
     try:
         cfg = registry.get(entry["strategy"]).make_config(**entry.get("params", {}))
         cfg.validate(dtype=dtype)
@@ -468,7 +480,7 @@ def choose(M: int, N: int, K: int, dtype="float32", device: Any = None) -> Choic
     dt = dtype_name(dtype)
     dev = device_id(device)
     key = bucket(M, N, K, dt)
-    ck = (dev, key)
+    ck = (dev, key, tensor_cores_allowed())
     hit = _choices.get(ck)
     if hit is not None:
         return hit
