@@ -5,6 +5,11 @@
 Measures, at 64³ with a host clock over N calls (then one synchronize), the cost per call of:
 cupy.matmul(out=), tm.matmul(out=) with a named strategy and with "auto", a MatmulKernel call,
 and the bare CuPy launch of the compiled kernel, so the Python layers can be told apart.
+
+Over 2,000 calls the clock also counts the GPU: once the launch queue is full, each call waits
+for a kernel to finish, so a row cannot go below the kernel's own GPU time (printed too). The
+"host only" column times 200 calls without waiting for the GPU (they fit in the queue): what
+the Python side and the driver cost.
 """
 
 from __future__ import annotations
@@ -20,7 +25,23 @@ import cupy as cp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
-from tiled_matmul.timing import host_us_per_call  # noqa: E402
+from tiled_matmul.timing import host_us_per_call, time_fn  # noqa: E402
+
+
+def host_only_us(fn, calls: int) -> float:
+    """Host microseconds per call of `calls` calls issued into an idle GPU's launch queue, timed
+    without waiting for the kernels (fewer than the queue holds, so no call blocks)."""
+    import time
+
+    for _ in range(20):
+        fn()
+    cp.cuda.Device().synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    t1 = time.perf_counter()
+    cp.cuda.Device().synchronize()
+    return (t1 - t0) / calls * 1e6
 
 
 def main() -> None:
@@ -47,9 +68,13 @@ def main() -> None:
         f"tm.matmul(a, b, {args.strategy!r})  (allocates C)": lambda: tm.matmul(a, b, args.strategy),
     }
     assert tm.check(tm.matmul(a, b, "auto", out=out), a, b).passed
-    print(f"host overhead per call at {n}^3, {args.calls} calls, host clock ({tm.device_limits().name})")
+    print(f"host overhead per call at {n}^3, host clock ({tm.device_limits().name})")
+    print(f"  {args.calls} calls + sync | 200 calls, host only | GPU per call | call")
     for label, fn in rows.items():
-        print(f"  {host_us_per_call(fn, args.calls):7.1f} us  {label}")
+        full = host_us_per_call(fn, args.calls)
+        host = host_only_us(fn, 200)
+        gpu = time_fn(lambda i: fn(), repeat=50).median_ms * 1e3
+        print(f"  {full:7.1f} us | {host:7.1f} us | {gpu:7.1f} us | {label}")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
