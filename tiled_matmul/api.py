@@ -12,6 +12,7 @@ the first two have passed:
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import numpy as np
@@ -136,7 +137,7 @@ class MatmulKernel:
         if custom:
             compiled.run(a, b, c, M, N, K, flags)
         else:
-            launch(grid, pa, pb, pc, M, N, K, flags, _CUPY.cuda.get_current_stream().ptr)
+            launch(grid, pa, pb, pc, M, N, K, flags, _CURRENT_STREAM().ptr)
         return c
 
     def _run(self, da: Operand, db: Operand, dout: "Operand | None"):
@@ -188,12 +189,23 @@ _DTYPE_BY_CHAR = {"f": "float32", "d": "float64"}
 
 def _cupy():
     """The cupy module, imported on first use (import tiled_matmul must work without it)."""
-    global _CUPY
+    global _CUPY, _GET_DEVICE, _CURRENT_STREAM, _C_CONTIGUOUS
     if _CUPY is None:
         import cupy
 
+        # Bound once: the hot path calls these on every launch.
+        _GET_DEVICE = cupy.cuda.runtime.getDevice
+        _CURRENT_STREAM = cupy.cuda.get_current_stream
+        # ndarray._c_contiguous is a plain attribute; .flags builds a Flags object per access.
+        _C_CONTIGUOUS = (operator.attrgetter("_c_contiguous") if hasattr(cupy.ndarray, "_c_contiguous")
+                         else (lambda x: x.flags.c_contiguous))
         _CUPY = cupy
     return _CUPY
+
+
+_GET_DEVICE = _CURRENT_STREAM = _C_CONTIGUOUS = None
+#: strategy name -> its default-config MatmulKernel, for `matmul(a, b, "name")` without params
+_DEFAULT_KERNELS: dict[str, "MatmulKernel"] = {}
 
 
 def _fast_operands(a: Any, b: Any, out: Any) -> "tuple[int, int, int, int] | None":
@@ -216,13 +228,13 @@ def _fast_operands(a: Any, b: Any, out: Any) -> "tuple[int, int, int, int] | Non
         return None
     M, K = sa
     N = sb[1]
-    if not (M and N and K) or max(M, N, K) > MAX_DIM or not (a.flags.c_contiguous and b.flags.c_contiguous):
+    if not (M and N and K) or M > MAX_DIM or N > MAX_DIM or K > MAX_DIM or not (_C_CONTIGUOUS(a) and _C_CONTIGUOUS(b)):
         return None
     device = a.data.device_id
-    if b.data.device_id != device or device != _CUPY.cuda.runtime.getDevice():
+    if b.data.device_id != device or device != _GET_DEVICE():
         return None
     if out is not None:
-        if out.shape != (M, N) or out.dtype != a.dtype or not out.flags.c_contiguous or out.data.device_id != device:
+        if out.shape != (M, N) or out.dtype != a.dtype or not _C_CONTIGUOUS(out) or out.data.device_id != device:
             return None
         lo, hi = out.data.ptr, out.data.ptr + out.nbytes
         for x in (a, b):
@@ -324,8 +336,12 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **
         from .tunedb import auto_kernel
 
         k = auto_kernel(M, N, K, dt, device)
-    else:
+    elif params:
         k = kernel(strategy, **params)
+    else:  # a named strategy's default config: one dict lookup after the first call
+        k = _DEFAULT_KERNELS.get(strategy)
+        if k is None:
+            k = _DEFAULT_KERNELS.setdefault(strategy, kernel(strategy))
     return k._launch_fast(a, b, out, *fast) if fast is not None else k._run(da, db, dout)
 
 
