@@ -394,7 +394,34 @@ class RegisterBlockedConfig(Config):
 # 6. warp_tiled
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class WarpTiledConfig(Config):
+class WarpGridConfig(Config):
+    """Launch geometry shared by the warp-tiled kernels (warp_tiled, split_k, tensor_core): a
+    bm x bn block tile of (bm/wm)*(bn/wn) warps, bk deep per stage, on a 1-D grid of tiles that
+    the kernel maps to (row, column) in grouped order. Subclasses declare bm, bn, bk, wm, wn."""
+
+    #: slices of K (blockIdx.z); the split_k strategy overrides this with a parameter
+    @property
+    def splits(self) -> int:
+        return 1
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)
+
+    @property
+    def tile_k(self) -> int:
+        return self.bk
+
+    def block(self) -> tuple[int, int, int]:
+        return ((self.bm // self.wm) * (self.bn // self.wn) * 32, 1, 1)
+
+    def grid(self, M: int, N: int) -> tuple[int, int, int]:
+        """1-D: one block per output tile (the kernel maps ids to tiles in grouped order)."""
+        return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, self.splits)
+
+
+@dataclass(frozen=True)
+class WarpTiledConfig(WarpGridConfig):
     """A bm × bn block tile split into wm × wn warp tiles of 32 threads, each thread tm × tn.
 
     Global → shared memory goes through a `stages`-deep cp.async pipeline (dynamic shared
@@ -417,25 +444,6 @@ class WarpTiledConfig(Config):
     group_m: int = 8
     min_blocks: int = 2
 
-    #: slices of K (blockIdx.z); the split_k strategy overrides this with a parameter
-    @property
-    def splits(self) -> int:
-        return 1
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.bm, self.bn)
-
-    @property
-    def tile_k(self) -> int:
-        return self.bk
-
-    def block(self) -> tuple[int, int, int]:
-        return ((self.bm // self.wm) * (self.bn // self.wn) * 32, 1, 1)
-
-    def grid(self, M: int, N: int) -> tuple[int, int, int]:
-        """1-D: one block per output tile (the kernel maps ids to tiles in grouped order)."""
-        return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, self.splits)
 
     @staticmethod
     def _vec(isz: int) -> int:
@@ -562,7 +570,7 @@ class SplitKConfig(WarpTiledConfig):
 # 8. tensor_core
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TensorCoreConfig(Config):
+class TensorCoreConfig(WarpGridConfig):
     """float32 on tensor cores: mma.sync m16n8k8 TF32 with each operand split into big + small
     TF32 parts and three MMAs per product (3xTF32), which keeps float32 accuracy.
 
@@ -590,20 +598,6 @@ class TensorCoreConfig(Config):
     A_PAD: ClassVar[int] = 4
     B_PAD: ClassVar[int] = 8
 
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.bm, self.bn)
-
-    @property
-    def tile_k(self) -> int:
-        return self.bk
-
-    def block(self) -> tuple[int, int, int]:
-        return ((self.bm // self.wm) * (self.bn // self.wn) * 32, 1, 1)
-
-    def grid(self, M: int, N: int) -> tuple[int, int, int]:
-        """1-D: one block per output tile (the kernel maps ids to tiles in grouped order)."""
-        return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, 1)
 
     def smem_bytes(self, dtype="float32") -> int:
         isz = itemsize(dtype)
