@@ -123,7 +123,8 @@ class MatmulKernel:
         if plan is None:
             compiled = self.compiled(a.dtype.name, device)
             custom = getattr(self.config, "run", None) is not None
-            plan = self._plans.setdefault((a.dtype.char, device), (compiled, compiled.launcher, custom))
+            launcher = None if custom else compiled.launcher  # split-K launches through config.run
+            plan = self._plans.setdefault((a.dtype.char, device), (compiled, launcher, custom))
         compiled, launch, custom = plan
         grid = self.config.grid(M, N)
         if grid[1] > compiled_grid_limit(device):  # let the general path raise its error

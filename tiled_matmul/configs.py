@@ -419,6 +419,10 @@ class WarpGridConfig(Config):
         """1-D: one block per output tile (the kernel maps ids to tiles in grouped order)."""
         return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, self.splits)
 
+    def _rules(self, limits, isz):
+        yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")
+        yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")
+
 
 @dataclass(frozen=True)
 class WarpTiledConfig(WarpGridConfig):
@@ -443,7 +447,6 @@ class WarpTiledConfig(WarpGridConfig):
     stages: int = 3
     group_m: int = 8
     min_blocks: int = 2
-
 
     @staticmethod
     def _vec(isz: int) -> int:
@@ -470,8 +473,7 @@ class WarpTiledConfig(WarpGridConfig):
 
     def _rules(self, limits, isz):
         vec = self._vec(isz)
-        yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")
-        yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")
+        yield from super()._rules(limits, isz)
         yield (self.wm % self.tm == 0, f"wm ({self.wm}) must be a multiple of tm ({self.tm})")
         yield (self.wn % self.tn == 0, f"wn ({self.wn}) must be a multiple of tn ({self.tn})")
         per_warp = (self.wm // max(self.tm, 1)) * (self.wn // max(self.tn, 1))
@@ -577,8 +579,10 @@ class TensorCoreConfig(WarpGridConfig):
     The MMAs of one bk-deep K step chain into a partial tile that FADD then adds to the float32
     accumulators (the tensor core rounds toward zero; chaining over all of K would let that bias
     grow with K). A block whose result holds an Inf or NaN recomputes its tile with plain FMAs,
-    so Inf and NaN propagate as in FP32. A bm x bn block tile of (bm/wm)*(bn/wn) warps, each a wm x wn warp tile of 16x8 MMA tiles;
-    a `stages`-deep cp.async pipeline of bk-deep stages, grouped block order (`group_m`), and
+    so Inf and NaN propagate as in FP32.
+
+    A bm x bn block tile of (bm/wm)*(bn/wn) warps, each a wm x wn warp tile of 16x8 MMA tiles; a
+    `stages`-deep cp.async pipeline of bk-deep stages, grouped block order (`group_m`), and
     ``__launch_bounds__(threads, min_blocks)``. float32 only: float64 has no TF32 split.
     """
 
@@ -598,7 +602,6 @@ class TensorCoreConfig(WarpGridConfig):
     A_PAD: ClassVar[int] = 4
     B_PAD: ClassVar[int] = 8
 
-
     def smem_bytes(self, dtype="float32") -> int:
         isz = itemsize(dtype)
         return self.stages * (self.bm * (self.bk + self.A_PAD) + self.bk * (self.bn + self.B_PAD)) * isz
@@ -607,8 +610,7 @@ class TensorCoreConfig(WarpGridConfig):
         return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD}
 
     def _rules(self, limits, isz):
-        yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")
-        yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")
+        yield from super()._rules(limits, isz)
         yield (self.wm % 16 == 0, f"wm ({self.wm}) must be a multiple of 16 (the MMA tile's rows)")
         yield (self.wn % 8 == 0, f"wn ({self.wn}) must be a multiple of 8 (the MMA tile's columns)")
         yield (self.bk % 8 == 0, f"bk ({self.bk}) must be a multiple of 8 (the MMA tile's depth)")
@@ -616,7 +618,7 @@ class TensorCoreConfig(WarpGridConfig):
         yield (acc <= 128, f"a warp tile of wm*wn = {self.wm * self.wn} gives {acc} accumulators per thread; at most 128 fit in registers")
         yield (2 <= self.stages <= 8, f"stages ({self.stages}) must be between 2 and 8")
         yield (1 <= self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be between 1 and 4")
-        threads = (self.bm // max(self.wm, 1)) * (self.bn // max(self.wn, 1)) * 32
+        threads = self.threads  # params are >= 1 here (validate checks that first)
         yield (
             self.bm * self.bk // 4 % threads == 0,
             f"the A tile ({self.bm * self.bk // 4} vectors of 4) must split evenly over {threads} threads",
