@@ -82,7 +82,7 @@ def test_fallback_without_heuristic_module(no_shipped, monkeypatch):
 def test_heuristic_used(no_shipped, monkeypatch):
     fake = types.ModuleType("tiled_matmul.heuristic")
     calls = []
-    fake.recommend = lambda M, N, K, dtype, tensor_cores: calls.append((M, N, K, dtype, tensor_cores)) or (
+    fake.recommend = lambda M, N, K, dtype, tensor_cores, wgmma: calls.append((M, N, K, dtype, tensor_cores)) or (
         "register_blocked", {"bk": 16})
     monkeypatch.setitem(sys.modules, "tiled_matmul.heuristic", fake)
     c = tdb.choose(300, 200, 100, device=DEV)

@@ -75,6 +75,48 @@ def test_tensor_core_source_and_rules():
     assert entry.supports("float32") and not entry.supports("float64")
 
 
+def test_wgmma_source_and_rules():
+    src = tm.source("wgmma")
+    for needle in ("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32", "wgmma.fence.sync.aligned",
+                   "wgmma.commit_group.sync.aligned", "wgmma.wait_group.sync.aligned 0",
+                   "fence.proxy.async.shared::cta", "cp.async.cg.shared.global", "cp.async.ca.shared.global",
+                   "0xffffe000u", "__syncthreads_or(bad)", "exact_tile(", "acc[i] += part[i]", "(size_t)"):
+        assert needle in src, needle
+    # the asm block names each of the 64 accumulators once, and the 4 A words and the descriptor
+    assert '"+f"(d[63])' in src and '"+f"(d[64])' not in src and "%67 }, %68, p, 1, 1;" in src
+    assert "m64n112k8" in tm.source("wgmma", bm=112)
+    entry = tm.STRATEGIES["wgmma"]
+    assert entry.tunable and 4 <= len(entry.search_space) <= 8
+    assert entry.supports("float32") and not entry.supports("float64")
+    assert entry.config_cls.NVRTC_ARCH == "sm_90a" and entry.config_cls.TENSOR_CORES
+
+
+def test_wgmma_rules():
+    import dataclasses
+
+    cfg = tm.STRATEGIES["wgmma"].default
+    assert cfg.block() == (256, 1, 1) and cfg.tile_mn == (128, 128) and cfg.tile_k == 32
+    assert cfg.grid(3001, 2999) == (24 * 24, 1, 1)
+    assert cfg.smem_bytes() == ((3 + 2) * 128 * 32 + 3 * 32 * 136) * 4 + 1024
+    with pytest.raises(ValueError, match="64 columns per warpgroup"):
+        cfg.replace(bn=96).validate(H100_LIMITS)
+    with pytest.raises(ValueError, match="multiple of 8 up to 128"):
+        cfg.replace(bm=100).validate(H100_LIMITS)
+    with pytest.raises(ValueError, match="between 3 and 8"):
+        cfg.replace(stages=2).validate(H100_LIMITS)
+    ampere = dataclasses.replace(H100_LIMITS, name="NVIDIA A100", compute_capability="80")
+    with pytest.raises(ValueError, match="wgmma runs only on sm_90"):
+        cfg.validate(ampere)
+    assert tm.STRATEGIES["tensor_core"].default.is_valid(ampere)
+
+
+def test_arch_flags_name_the_specific_target():
+    from tiled_matmul.ptxas import arch_flags
+
+    assert arch_flags("sm_90a") == ["-gencode=arch=compute_90a,code=sm_90a"]
+    assert arch_flags("sm_90") == ["-gencode=arch=compute_90,code=sm_90"]
+
+
 def test_direct_launcher_buffer_matches_the_kernel_signature():
     """The 5-word buffer DirectLauncher fills must lay the 7 arguments out exactly as the C ABI
     lays out (const T*, const T*, T*, int, int, int, int)."""
@@ -113,19 +155,34 @@ def test_sources_mention_every_technique():
 
 
 @pytest.mark.parametrize(
-    "shape,strategy,ffma_strategy",
-    [((4096, 4096, 4096), "tensor_core", "register_blocked"), ((8192, 8192, 8192), "tensor_core", "register_blocked"),
-     ((256, 256, 65536), "split_k", "split_k"), ((1024, 1024, 1024), "tensor_core", "split_k"),
-     ((512, 512, 16384), "split_k", "split_k"), ((3001, 2999, 3007), "tensor_core", "register_blocked"),
-     ((64, 64, 64), "warp_tiled", "warp_tiled")],
+    "shape,strategy,mma_sync_strategy,ffma_strategy",
+    [((4096, 4096, 4096), "wgmma", "tensor_core", "register_blocked"),
+     ((8192, 8192, 8192), "wgmma", "tensor_core", "register_blocked"),
+     ((256, 256, 65536), "split_k", "split_k", "split_k"), ((1024, 1024, 1024), "wgmma", "tensor_core", "split_k"),
+     ((512, 512, 16384), "split_k", "split_k", "split_k"),
+     ((3001, 2999, 3007), "wgmma", "tensor_core", "register_blocked"),
+     ((16384, 64, 4096), "wgmma", "tensor_core", "split_k"),
+     ((64, 64, 64), "warp_tiled", "warp_tiled", "warp_tiled")],
 )
-def test_recommend(shape, strategy, ffma_strategy):
+def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
     assert recommend(*shape, tensor_cores=False)[0] == ffma_strategy
-    name, params = recommend(*shape)
-    assert name == strategy
-    cfg = tm.STRATEGIES[name].make_config(**params)
-    cfg.validate(H100_LIMITS, "float32")
+    assert recommend(*shape, tensor_cores=False, wgmma=True)[0] == ffma_strategy
+    assert recommend(*shape, wgmma=False)[0] == mma_sync_strategy  # not a Hopper GPU
+    for name, params in (recommend(*shape), recommend(*shape, wgmma=False)):
+        cfg = tm.STRATEGIES[name].make_config(**params)
+        cfg.validate(H100_LIMITS, "float32")
+    assert recommend(*shape)[0] == strategy
     assert recommend(*shape, dtype="float64") == ("warp_tiled", {})
+
+
+def test_recommend_wgmma_rows_follow_the_last_wave():
+    """Block height for big shapes: whichever of 128, 112, 96 rows wastes least of the last wave."""
+    from tiled_matmul.heuristic import _wave_fill
+
+    assert recommend(4096, 4096, 4096) == ("wgmma", {})  # 1024 tiles of 128 rows: 7.8 waves
+    assert recommend(3001, 2999, 3007) == ("wgmma", {"bm": 112, "stages": 4})  # 4.4 waves -> 4.9
+    assert _wave_fill(3001, 2999, 128, 128, 132) < 0.85 < 0.95 < _wave_fill(3001, 2999, 112, 128, 132)
+    assert _wave_fill(4096, 4096, 128, 128, 132) == 4096 * 4096 / (8 * 132 * 128 * 128)
 
 
 @pytest.mark.slow

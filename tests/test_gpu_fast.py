@@ -1,4 +1,4 @@
-"""GPU checks specific to the fast rungs, warp_tiled, split_k and tensor_core (marked `gpu`)."""
+"""GPU checks specific to the fast rungs, warp_tiled, split_k, tensor_core and wgmma (marked `gpu`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from .conftest import poisoned, random_pair
 
 pytestmark = pytest.mark.gpu
 
-FAST = ("warp_tiled", "split_k", "tensor_core")
+FAST = ("warp_tiled", "split_k", "tensor_core", "wgmma")
+TC = ("tensor_core", "wgmma")
 
 
 CASES = [(n, c) for n in FAST for c in tm.STRATEGIES[n].configs]
@@ -49,22 +50,24 @@ def test_split_k_is_deterministic(cfg, rng):
     assert tm.check(c1, a, b).passed
 
 
+@pytest.mark.parametrize("name", TC)
 @pytest.mark.parametrize("shape", [(4096, 256, 4096), (256, 256, 32768), (3001, 299, 3007)])
-def test_tensor_core_is_as_accurate_as_cublas_fp32(shape, rng):
+def test_tensor_core_is_as_accurate_as_cublas_fp32(name, shape, rng):
     """3xTF32 with per-K-step FADD accumulation: the error must stay at the level of FP32 FMA
     kernels (cuBLAS, and register_blocked's plain K-order sums) even for long K. Chaining the MMAs
     over all of K gave 25x cuBLAS's error at K = 4096, past the tolerance by K = 16384."""
     M, N, K = shape
-    for cfg in (tm.STRATEGIES["tensor_core"].default, tm.STRATEGIES["tensor_core"].search_space[-1]):
+    for cfg in (tm.STRATEGIES[name].default, tm.STRATEGIES[name].search_space[-1]):
         a, b = random_pair(M, N, K, np.float32, rng)
         out = poisoned((M, N), np.float32)
-        tm.matmul(a, b, strategy="tensor_core", out=out, **cfg.params())
+        tm.matmul(a, b, strategy=name, out=out, **cfg.params())
         rep = tm.check(out, a, b)
         ffma = tm.check(tm.matmul(a, b, strategy="register_blocked"), a, b).rel_err
         assert rep.passed and rep.rel_err <= 2.0 * max(rep.cublas_rel_err, ffma), (cfg, rep, ffma)
 
 
-def test_tensor_core_inf_times_tf32_exact_values_stays_inf(rng):
+@pytest.mark.parametrize("name", TC)
+def test_tensor_core_inf_times_tf32_exact_values_stays_inf(name, rng):
     """An Inf in A against B values exact in TF32 (small part 0): inf * 0 inside the split would
     give NaN; the block's exact recompute must give +-Inf like FP32. Other blocks stay fast."""
     import cupy as cp
@@ -75,7 +78,7 @@ def test_tensor_core_inf_times_tf32_exact_values_stays_inf(rng):
     a[7, 3] = cp.inf
     a[250, 11] = -cp.inf
     out = poisoned((M, N), np.float32)
-    tm.matmul(a, b, strategy="tensor_core", out=out)
+    tm.matmul(a, b, strategy=name, out=out)
     ref = cp.matmul(a, b)
     assert bool(cp.isposinf(out[7]).all()) and bool(cp.isneginf(out[250]).all())
     assert int(cp.isnan(out).sum()) == 0

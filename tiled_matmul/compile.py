@@ -10,10 +10,14 @@ why rendering is deterministic.
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import os
+import tempfile
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -145,6 +149,45 @@ class DirectLauncher:
         self._launch(self.fptr, grid[0], grid[1], grid[2], bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
 
 
+def cubin_cache_dir() -> Path:
+    """Where kernels compiled for a named architecture keep their cubins: ``tiled_matmul/`` in
+    CuPy's kernel cache (``$CUPY_CACHE_DIR``, default ``~/.cupy/kernel_cache``)."""
+    root = os.environ.get("CUPY_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cupy", "kernel_cache")
+    return Path(root) / "tiled_matmul"
+
+
+def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Config, dtype: str):
+    """A cupy.RawKernel for `source` compiled by NVRTC for `arch` (e.g. "sm_90a").
+
+    CuPy's RawKernel always appends ``-arch`` for the current device's plain target (sm_90),
+    which has no wgmma. So NVRTC is called here through CuPy's binding, the cubin is cached on
+    disk by a hash of (source, options, NVRTC version), and CuPy loads it as a RawModule.
+    """
+    import cupy
+    from cupy.cuda import nvrtc
+
+    options = (*NVRTC_OPTIONS, f"-arch={arch}")
+    digest = hashlib.sha256(repr((source, options, nvrtc.getVersion())).encode()).hexdigest()[:32]
+    path = cubin_cache_dir() / f"{name}-{digest}.cubin"
+    if not path.exists():
+        prog = nvrtc.createProgram(source, f"{name}.cu", (), ())
+        try:
+            try:
+                nvrtc.compileProgram(prog, list(options))
+            except nvrtc.NVRTCError:
+                raise KernelCompileError(strategy, config, dtype, nvrtc.getProgramLog(prog), source) from None
+            cubin = nvrtc.getCUBIN(prog)
+        finally:
+            nvrtc.destroyProgram(prog)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Atomic: concurrent processes write their own temp file, and the rename wins whole.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(cubin)
+        os.replace(tmp, path)
+    return cupy.RawModule(path=str(path)).get_function(name)
+
+
 _cache: dict[tuple, CompiledKernel] = {}
 _key_locks: dict[tuple, threading.Lock] = {}
 _locks_guard = threading.Lock()
@@ -191,11 +234,14 @@ def get_kernel(strategy: "str | Strategy", config: Config, dtype="float32", devi
         smem = config.smem_bytes(dt)
         t0 = time.perf_counter()
         with cupy.cuda.Device(dev):
-            raw = cupy.RawKernel(source, name, options=NVRTC_OPTIONS, backend="nvrtc")
-            try:
-                raw.compile()
-            except cupy.cuda.compiler.CompileException as exc:
-                raise KernelCompileError(entry.name, config, dt, str(exc), source) from None
+            if config.NVRTC_ARCH:
+                raw = _arch_kernel(source, name, config.NVRTC_ARCH, entry.name, config, dt)
+            else:
+                raw = cupy.RawKernel(source, name, options=NVRTC_OPTIONS, backend="nvrtc")
+                try:
+                    raw.compile()
+                except cupy.cuda.compiler.CompileException as exc:
+                    raise KernelCompileError(entry.name, config, dt, str(exc), source) from None
             if config.DYNAMIC_SMEM and smem > DEFAULT_SMEM_LIMIT:
                 raw.max_dynamic_shared_size_bytes = smem
             attributes = dict(raw.attributes)

@@ -59,6 +59,11 @@ class Config:
     DYNAMIC_SMEM: ClassVar[bool] = False
     #: the dtypes the template computes (a subset of DTYPES)
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = tuple(DTYPES)
+    #: the architecture NVRTC must target ("sm_90a" for wgmma), or None for the device's own
+    NVRTC_ARCH: ClassVar["str | None"] = None
+    #: True when the products run on TF32 tensor cores (3xTF32): `auto` skips these strategies
+    #: when TILED_MATMUL_TENSOR_CORES=0
+    TENSOR_CORES: ClassVar[bool] = False
 
     # -- parameters ---------------------------------------------------------------------------
     def params(self) -> dict[str, int]:
@@ -589,6 +594,7 @@ class TensorCoreConfig(WarpGridConfig):
     STRATEGY: ClassVar[str] = "tensor_core"
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
+    TENSOR_CORES: ClassVar[bool] = True
     bm: int = 128
     bn: int = 128
     bk: int = 32
@@ -627,6 +633,83 @@ class TensorCoreConfig(WarpGridConfig):
             self.bk * self.bn // 4 % threads == 0,
             f"the B tile ({self.bk * self.bn // 4} vectors of 4) must split evenly over {threads} threads",
         )
+        yield (
+            self.min_blocks * (self.smem_bytes("float32") + 1024) <= limits.smem_per_sm,
+            f"min_blocks ({self.min_blocks}) blocks of {self.smem_bytes('float32')} B shared memory "
+            f"(+1 KB each reserved) must fit the SM's {limits.smem_per_sm} B",
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# 9. wgmma
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WgmmaConfig(WarpGridConfig):
+    """float32 on Hopper's warpgroup tensor cores: ``wgmma.mma_async`` TF32 with the 3xTF32 split
+    of tensor_core, sm_90a only.
+
+    A bm x bn block tile of bn/64 warpgroups (128 threads each). Every warpgroup computes its 64
+    columns of C for all bm rows as one wgmma of shape m64 x n{bm} x k8 per product term (C^T =
+    B^T A^T, since TF32 wgmma needs its shared-memory operand k-contiguous, as A is and B is not).
+    A `stages`-deep cp.async pipeline of 32-deep K steps (one 128-byte swizzled row of A per m),
+    grouped block order (`group_m`) and ``__launch_bounds__(threads, min_blocks)``.
+    """
+
+    STRATEGY: ClassVar[str] = "wgmma"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
+    TENSOR_CORES: ClassVar[bool] = True
+    #: NVRTC target: wgmma exists only in the architecture-specific sm_90a instruction set
+    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
+    bm: int = 128
+    bn: int = 128
+    stages: int = 3  # 4 costs ptxas 36 bytes of spills at bm = 128
+    group_m: int = 8
+    min_blocks: int = 1
+
+    #: K depth of a stage: 32 floats, one 128-byte swizzle row
+    BK: ClassVar[int] = 32
+    #: row padding (floats) of Bs[k][n]: see the template's Layout notes
+    B_PAD: ClassVar[int] = 8
+    #: the A tile's shared-memory layout: 128 (128-byte swizzle) or 0 (plain core matrices)
+    SWIZZLE: ClassVar[int] = 128
+
+    @property
+    def bk(self) -> int:
+        return self.BK
+
+    @property
+    def warpgroups(self) -> int:
+        return max(self.bn // 64, 1)
+
+    def block(self) -> tuple[int, int, int]:
+        return (128 * self.warpgroups, 1, 1)
+
+    def smem_bytes(self, dtype="float32") -> int:
+        isz = itemsize(dtype)
+        # STAGES A stages + two stages of A's small parts + STAGES B stages, + 1 KB to align to 1 KB
+        floats = (self.stages + 2) * self.bm * self.BK + self.stages * self.BK * (self.bn + self.B_PAD)
+        return floats * isz + 1024
+
+    def _derived(self, isz: int) -> dict[str, int]:
+        return {"BK": self.BK, "B_PAD": self.B_PAD, "SWIZZLE": self.SWIZZLE, "D_REGS": self.bm // 2}
+
+    def _rules(self, limits, isz):
+        yield (
+            limits.compute_capability == "90",
+            f"wgmma runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}",
+        )
+        yield (self.bn % 64 == 0 and self.bn <= 256, f"bn ({self.bn}) must be 64, 128, 192 or 256 (64 columns per warpgroup)")
+        yield (
+            self.bm % 8 == 0 and self.bm <= 128,
+            f"bm ({self.bm}) must be a multiple of 8 up to 128 (the wgmma n size; "
+            f"the accumulators and the per-step tile take bm registers per thread)",
+        )
+        yield (
+            3 <= self.stages <= 8,
+            f"stages ({self.stages}) must be between 3 and 8 (copies run stages-2 steps ahead)",
+        )
+        yield (1 <= self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be between 1 and 4")
         yield (
             self.min_blocks * (self.smem_bytes("float32") + 1024) <= limits.smem_per_sm,
             f"min_blocks ({self.min_blocks}) blocks of {self.smem_bytes('float32')} B shared memory "

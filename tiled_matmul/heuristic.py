@@ -7,9 +7,13 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
 
 * float64: warp_tiled's default (compiled and tested for doubles; 1 block/SM for them).
 * float32 with tensor cores allowed (the default; ``tensor_cores=False`` or the environment
-  variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`): tensor_core (3xTF32, float32 accuracy)
-  on 128 x 128 tiles from one wave of them (4096^3 ~1.09), on 64 x 64 tiles from one wave of
-  those (1024x1024x16384 ~0.96);
+  variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`) on an sm_90 GPU (``wgmma=True``): wgmma
+  (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
+  tiles, whichever leaves the least of the last wave idle (4096^3 1.36, 3001x2999x3007 1.26 with
+  112 rows); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.44, 128x8192x8192 1.13), 64 x 64
+  tiles for N <= 64 (16384x64x4096 1.24);
+* on other GPUs with tensor cores allowed: tensor_core (mma.sync 3xTF32) on 128 x 128 tiles from
+  one wave of them (4096^3 ~1.09), on 64 x 64 tiles from one wave of those (1024x1024x16384 ~0.96);
 * otherwise, at least one wave of 128 x 128 tiles (M*N >= ~132 * 128^2): register_blocked's default
   (4096^3 0.79, 8192^3 0.81, 2048^3 0.82, 3001x2999x3007 0.75; warp_tiled's best 0.73-0.78);
 * fewer tiles and K >= 1024: split_k with enough slices for ~2 blocks per SM, on 128 x 128
@@ -29,6 +33,17 @@ _SPLIT_BIG = dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, grou
 _SPLIT_SMALL = dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4)
 _SMALL = dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4)
 _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
+#: wgmma block heights for big shapes and their speed relative to 128 rows on whole waves
+#: (H100, 4096^3: 1.36x, 1.31x and 1.26x cuBLAS), with the params that select them
+_WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112, stages=4)), 96: (0.93, dict(bm=96, stages=4))}
+_WG_MID = dict(bm=64, bn=128, stages=6)
+_WG_NARROW = dict(bm=64, bn=64, stages=4, min_blocks=2)
+
+
+def _wave_fill(M: int, N: int, bm: int, bn: int, sms: int) -> float:
+    """Useful fraction of the block-slots the grid occupies: M*N over (waves * sms * bm * bn)."""
+    tiles = cdiv(M, bm) * cdiv(N, bn)
+    return M * N / (cdiv(tiles, sms) * sms * bm * bn)
 
 
 def _slices(tiles: int, K: int, target: int) -> int:
@@ -40,10 +55,16 @@ def _slices(tiles: int, K: int, target: int) -> int:
 
 
 def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS,
-              tensor_cores: bool = True) -> tuple[str, dict[str, int]]:
+              tensor_cores: bool = True, wgmma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
 
+    `wgmma` says whether the GPU runs sm_90a code (Hopper); `tensor_cores=False` keeps to FFMA.
+
     >>> recommend(4096, 4096, 4096)
+    ('wgmma', {})
+    >>> recommend(3001, 2999, 3007)
+    ('wgmma', {'bm': 112, 'stages': 4})
+    >>> recommend(4096, 4096, 4096, wgmma=False)
     ('tensor_core', {})
     >>> recommend(4096, 4096, 4096, tensor_cores=False)
     ('register_blocked', {})
@@ -53,6 +74,14 @@ def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS,
     if dtype_name(dtype) == "float64":
         return "warp_tiled", {}
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
+    if tensor_cores and wgmma:
+        if big_tiles >= sms:
+            rows = max(_WG_ROWS, key=lambda bm: _WG_ROWS[bm][0] * _wave_fill(M, N, bm, 128, sms))
+            return "wgmma", dict(_WG_ROWS[rows][1])
+        if N > 64 and cdiv(M, 64) * cdiv(N, 128) >= 3 * sms // 4:  # 1024^3 makes 128 such tiles
+            return "wgmma", dict(_WG_MID)
+        if cdiv(M, 64) * cdiv(N, 64) >= sms:
+            return "wgmma", dict(_WG_NARROW)
     if tensor_cores and big_tiles >= sms:
         return "tensor_core", {}
     if tensor_cores and cdiv(M, 64) * cdiv(N, 64) >= sms and K >= 64:

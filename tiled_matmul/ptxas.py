@@ -31,8 +31,18 @@ def nvcc_path() -> "str | None":
     return shutil.which("nvcc")
 
 
-def ptxas_report(strategy: str, config: Config, dtype="float32", arch: str = "sm_90") -> PtxasReport:
+def arch_flags(arch: str) -> list[str]:
+    """nvcc flags that build machine code for `arch` alone. Architecture-specific targets such as
+    sm_90a take the -gencode form: ``-arch=sm_90a`` also runs a plain sm_90 pass, which rejects
+    wgmma."""
+    number = arch.removeprefix("sm_")
+    return [f"-gencode=arch=compute_{number},code=sm_{number}"]
+
+
+def ptxas_report(strategy: str, config: Config, dtype="float32", arch: "str | None" = None) -> PtxasReport:
     """Registers, spills and shared memory of one kernel as ptxas reports them.
+
+    `arch` defaults to the config's own target (``NVRTC_ARCH``, e.g. sm_90a), else sm_90.
 
     Raises RuntimeError naming the config (with nvcc's output) if compilation fails, and
     FileNotFoundError if nvcc is not on PATH.
@@ -45,7 +55,7 @@ def ptxas_report(strategy: str, config: Config, dtype="float32", arch: str = "sm
         cu = Path(tmp) / "k.cu"
         cu.write_text(src)
         proc = subprocess.run(
-            [nvcc, "-cubin", f"-arch={arch}", "-std=c++17", "-Xptxas", "-v", "-o", str(Path(tmp) / "k.cubin"), str(cu)],
+            [nvcc, "-cubin", *arch_flags(arch or config.NVRTC_ARCH or "sm_90"), "-std=c++17", "-Xptxas", "-v", "-o", str(Path(tmp) / "k.cubin"), str(cu)],
             capture_output=True, text=True,
         )
     log = proc.stdout + proc.stderr

@@ -166,6 +166,23 @@ STRATEGIES: dict[str, Strategy] = {
             ],
             "float32 on tensor cores: mma.sync TF32 with big+small operand splits (3xTF32, float32 accuracy), cp.async pipeline",
         ),
+        _entry(
+            "wgmma",
+            "09_wgmma.cu.j2",
+            C.WgmmaConfig,
+            [
+                # 112- and 96-row tiles fill the last wave better on ragged sizes (3001: 27 x 24
+                # tiles of 112 x 128 make 4.9 waves of 132 blocks; 128 x 128 makes 4.4)
+                dict(bm=112, bn=128, stages=4),
+                dict(bm=112, bn=128, stages=3),
+                dict(bm=120, bn=128, stages=3),
+                dict(bm=96, bn=128, stages=4),
+                dict(bm=64, bn=128, stages=6),  # ~1 wave of 128 x 128 tiles or fewer (1024^3)
+                dict(bm=64, bn=64, stages=4, min_blocks=2),  # N <= 64
+                dict(bm=112, bn=64, stages=3, min_blocks=2),
+            ],
+            "float32 on Hopper's warpgroup tensor cores (wgmma, sm_90a), 3xTF32 split, swizzled cp.async pipeline",
+        ),
     )
 }
 

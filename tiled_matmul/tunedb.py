@@ -50,7 +50,7 @@ C are not 16-byte aligned and the kernels' 128-bit load path is off. The key is
 :func:`choose` looks the bucket up in the user database, then in the shipped databases, and
 otherwise asks ``tiled_matmul.heuristic.recommend(M, N, K, dtype)`` (``("register_blocked", {})``
 while that module does not exist). With ``TILED_MATMUL_TENSOR_CORES=0`` in the environment, `auto`
-skips tensor_core entries and the heuristic keeps to plain float32 FMAs. Choices are cached in-process per (device, dtype, shape) and per
+skips tensor-core entries (tensor_core, wgmma) and the heuristic keeps to plain float32 FMAs. Choices are cached in-process per (device, dtype, shape) and per
 (device, dtype, bucket), so after the first call of a shape the dispatch is one dict lookup. Call
 :func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing the file from outside;
 :func:`tiled_matmul.tune` clears it itself after saving.
@@ -409,23 +409,24 @@ def _load_cached(path: Path) -> dict:
     return doc
 
 
-#: set to "0" to keep `auto` off the tensor_core strategy (3xTF32) and on plain float32 FMAs
+#: set to "0" to keep `auto` off the tensor-core strategies (tensor_core, wgmma: 3xTF32) and on
+#: plain float32 FMAs
 TENSOR_CORES_ENV = "TILED_MATMUL_TENSOR_CORES"
 
 
 def tensor_cores_allowed() -> bool:
-    """Whether `auto` may pick tensor_core (read when a shape bucket is first resolved)."""
+    """Whether `auto` may pick tensor_core or wgmma (read when a shape bucket is first resolved)."""
     return os.environ.get(TENSOR_CORES_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def _heuristic(M: int, N: int, K: int, dtype: str) -> "tuple[str, dict, str]":
+def _heuristic(M: int, N: int, K: int, dtype: str, cc: str = "90") -> "tuple[str, dict, str]":
     try:
         from .heuristic import recommend
     except ModuleNotFoundError as exc:
         if exc.name not in ("tiled_matmul.heuristic", f"{__package__}.heuristic"):
             raise
         return "register_blocked", {}, "fallback"
-    name, params = recommend(M, N, K, dtype, tensor_cores=tensor_cores_allowed())
+    name, params = recommend(M, N, K, dtype, tensor_cores=tensor_cores_allowed(), wgmma=str(cc) == "90")
     return name, dict(params or {}), "heuristic"
 
 
@@ -433,10 +434,11 @@ def _usable(entry: Mapping, where: str, key: str, dtype: str) -> bool:
     """True when the entry's strategy and params exist in this registry and validate."""
     from . import registry
 
-    if entry.get("strategy") == "tensor_core" and not tensor_cores_allowed():
-        return False  # the user opted out (TILED_MATMUL_TENSOR_CORES=0): not a broken entry
     try:
-        cfg = registry.get(entry["strategy"]).make_config(**entry.get("params", {}))
+        strategy = registry.get(entry["strategy"])
+        if strategy.config_cls.TENSOR_CORES and not tensor_cores_allowed():
+            return False  # the user opted out (TILED_MATMUL_TENSOR_CORES=0): not a broken entry
+        cfg = strategy.make_config(**entry.get("params", {}))
         cfg.validate(dtype=dtype)
         return True
     except (ValueError, TypeError) as exc:
@@ -489,7 +491,7 @@ def choose(M: int, N: int, K: int, dtype="float32", device: Any = None) -> Choic
         source, entry = found
         choice = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
     else:
-        name, params, source = _heuristic(M, N, K, dt)
+        name, params, source = _heuristic(M, N, K, dt, dev.cc)
         choice = Choice(name, params, source, key)
     _choices[ck] = choice
     return choice
