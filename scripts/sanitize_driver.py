@@ -37,6 +37,7 @@ def main(argv=None) -> int:
     cp.cuda.set_allocator(None)  # one cudaMalloc per array: exact bounds for memcheck
     cp.cuda.set_pinned_memory_allocator(None)
     names = [s for s in args.strategies.split(",") if s] or list(tm.STRATEGIES)
+    names = [n for n in names if tm.STRATEGIES[n].runs_on()]  # wgmma: Hopper only
     shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",") if s] or SHAPES
     rng = np.random.default_rng(0)
     bad = runs = 0

@@ -17,6 +17,18 @@ HAS_NVCC = shutil.which("nvcc") is not None
 
 def pytest_collection_modifyitems(config, items):
     if HAS_GPU:
+        # GPU tests of a strategy this GPU cannot run (wgmma off Hopper) skip, saying why.
+        import tiled_matmul as tm
+        from tiled_matmul.device import device_limits
+
+        cc = device_limits().compute_capability
+        for item in items:
+            params = getattr(getattr(item, "callspec", None), "params", {})
+            name = params.get("name")
+            if "gpu" in item.keywords and isinstance(name, str) and name in tm.STRATEGIES \
+                    and not tm.STRATEGIES[name].runs_on():
+                item.add_marker(pytest.mark.skip(
+                    reason=f"{name} needs {tm.STRATEGIES[name].config_cls.NVRTC_ARCH}; this GPU is sm_{cc}"))
         return
     skip = pytest.mark.skip(reason=NO_GPU_REASON)
     for item in items:

@@ -108,6 +108,8 @@ def test_wgmma_rules():
     with pytest.raises(ValueError, match="wgmma runs only on sm_90"):
         cfg.validate(ampere)
     assert tm.STRATEGIES["tensor_core"].default.is_valid(ampere)
+    assert not tm.STRATEGIES["wgmma"].runs_on(ampere) and tm.STRATEGIES["wgmma"].runs_on(H100_LIMITS)
+    assert all(e.runs_on(ampere) for n, e in tm.STRATEGIES.items() if n != "wgmma")
 
 
 def test_arch_flags_name_the_specific_target():

@@ -499,7 +499,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     t_start = time.perf_counter()
     limits = device_limits()
     ladder_rows = [auto_row(LADDER) if n == AUTO else strategy_row(LADDER, n, registry.get(n).default)
-                   for n in names if n == AUTO or registry.get(n).supports(dt)]  # tensor_core: float32 only
+                   for n in names if n == AUTO or (registry.get(n).supports(dt) and registry.get(n).runs_on())]
     ladder_rows.append(cublas_row(LADDER))
     if tf32:
         ladder_rows.append(cublas_row(LADDER, tf32=True))
