@@ -705,6 +705,11 @@ class WgmmaConfig(WarpGridConfig):
             f"bm ({self.bm}) must be a multiple of 8 up to 128 (the wgmma n size; "
             f"the accumulators and the per-step tile take bm registers per thread)",
         )
+        rows = self.threads // self.BK
+        yield (
+            self.bm % rows == 0,
+            f"bm ({self.bm}) must be a multiple of threads/32 = {rows} (rows per pass of the element-wise copies)",
+        )
         yield (
             3 <= self.stages <= 8,
             f"stages ({self.stages}) must be between 3 and 8 (copies run stages-2 steps ahead)",
