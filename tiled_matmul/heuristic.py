@@ -9,9 +9,9 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
 * float32 with tensor cores allowed (the default; ``tensor_cores=False`` or the environment
   variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`) on an sm_90 GPU (``wgmma=True``): wgmma
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
-  tiles, whichever leaves the least of the last wave idle (4096^3 1.36, 3001x2999x3007 1.26 with
-  112 rows); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.44, 128x8192x8192 1.13), 64 x 64
-  tiles for N <= 64 (16384x64x4096 1.24);
+  tiles, whichever leaves the least of the last wave idle (4096^3 1.41, 4097^3 1.33,
+  3001x2999x3007 1.34 with 112 rows); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.43,
+  128x8192x8192 1.13), 64 x 64 tiles for N <= 64 (16384x64x4096 1.24);
 * on other GPUs with tensor cores allowed: tensor_core (mma.sync 3xTF32) on 128 x 128 tiles from
   one wave of them (4096^3 ~1.09), on 64 x 64 tiles from one wave of those (1024x1024x16384 ~0.96);
 * otherwise, at least one wave of 128 x 128 tiles (M*N >= ~132 * 128^2): register_blocked's default
@@ -33,8 +33,9 @@ _SPLIT_BIG = dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, grou
 _SPLIT_SMALL = dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4)
 _SMALL = dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4)
 _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
-#: wgmma block heights for big shapes and their speed relative to 128 rows on whole waves
-#: (H100, 4096^3: 1.36x, 1.31x and 1.26x cuBLAS), with the params that select them
+#: wgmma block heights for big shapes, their speed relative to 128 rows on whole waves (H100:
+#: 1.36x, 1.31x, 1.26x cuBLAS at 4096^3 in the first measurement; 1.33x, 1.27x, 1.20x at 4097^3
+#: after the copy fix), and the params that select them
 _WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112, stages=4)), 96: (0.93, dict(bm=96, stages=4))}
 _WG_MID = dict(bm=64, bn=128, stages=6)
 _WG_NARROW = dict(bm=64, bn=64, stages=4, min_blocks=2)
