@@ -221,3 +221,14 @@ def test_registers_come_from_ptxas_without_a_gpu():
     assert "ptxas" in m["registers_source"]
     assert 8 <= m["registers"] <= 255
     assert m["blocks_per_sm_regs"] is not None
+
+
+@pytest.mark.skipif(HAS_GPU or not HAS_NVCC, reason="reads registers from ptxas: needs nvcc and no GPU")
+def test_wgmma_registers_come_from_its_own_target():
+    """wgmma compiles for sm_90a only: explain must ask ptxas for that target, not plain sm_90,
+    and say that the FP32 roofline does not bound a tensor-core kernel."""
+    m = explain("wgmma", (3001, 2999, 3007), bm=112, measure=False)
+    assert m["registers"] and m["registers"] <= 255
+    assert m["registers_source"] == "ptxas report (sm_90a, no GPU)"
+    assert m["waves"] == pytest.approx(648 / 132)
+    assert any("tensor cores" in n for n in m["notes"])

@@ -198,10 +198,11 @@ def _registers(strategy: str, cfg: Config, dtype: str, limits: DeviceLimits, gpu
     if nvcc_path() is None:
         return None, "unknown (no GPU and nvcc not on PATH)"
     try:
-        rep = ptxas_report(strategy, cfg, dtype, arch=limits.arch)
+        arch = cfg.NVRTC_ARCH or limits.arch  # wgmma builds for sm_90a only
+        rep = ptxas_report(strategy, cfg, dtype, arch=arch)
     except (RuntimeError, OSError) as exc:
         return None, f"unknown (ptxas failed: {str(exc).splitlines()[0]})"
-    return rep.registers, f"ptxas report ({limits.arch}, no GPU)"
+    return rep.registers, f"ptxas report ({arch}, no GPU)"
 
 
 def _measure(strategy: str, cfg: Config, M: int, N: int, K: int, dtype: str, repeat: int) -> tuple["float | None", str]:
@@ -296,6 +297,9 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32
     peak = peak_fp32_tflops(limits) if dt == "float32" else None
     if dt != "float32":
         notes.append("peak rate modelled for float32 only (SMs x 128 x 2 x clock)")
+    elif cfg.TENSOR_CORES:
+        notes.append(f"{strategy} multiplies on TF32 tensor cores (3xTF32), not FP32 FMA units: "
+                     "the FP32 peak and roofline do not bound it")
     out["peak_tflops"] = peak
     out["compute_bound_ms"] = out["flops"] / (peak * 1e12) * 1e3 if peak else None
     bw = None
