@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything that needs the H100, in one call (device tool):
 #   host overhead, the whole GPU test suite, the 1000-case fuzz, the tuning-database
-#   regeneration over the public shape suite, and the default `tiled-matmul bench`.
+#   regeneration over the public shape suite, the default `tiled-matmul bench`, and `auto` on
+#   ragged shapes.
 # Usage (from the repo root): OUT=/some/dir bash scripts/gpu_suite.sh
 set -uo pipefail
 export PYTHONPATH=. CUPY_TF32=0 PYTHONUNBUFFERED=1 TILED_MATMUL_TUNE_DB=/tmp/tm-user-tunedb.json
@@ -17,4 +18,5 @@ step "GPU tests"; python3 -m pytest -q -m gpu tests -p no:cacheprovider 2>&1 | t
 step "fuzz"; python3 scripts/fuzz.py --cases 1000 --seed 1 2>&1 | tail -5 | tee -a "$LOG" || status=1
 step "tune suite"; python3 scripts/tune_suite.py --quiet --out "$OUT/tuned_h100.json" --json "$OUT/suite.json" 2>&1 | tee -a "$LOG" || status=1
 step "bench"; { time python3 -m tiled_matmul bench --out "$OUT/bench"; } 2>&1 | tee -a "$LOG" || status=1
+step "ragged auto"; python3 benchmarks/ragged_auto.py --json "$OUT/ragged.json" 2>&1 | tee -a "$LOG" || status=1
 exit $status
