@@ -428,6 +428,15 @@ class WarpGridConfig(Config):
         yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")
         yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")
 
+    def _fits_min_blocks(self, limits: DeviceLimits) -> Iterator[tuple[bool, str]]:
+        """`min_blocks` blocks of this config's (float32) shared memory fit one SM, with the 1 KB
+        per block the hardware reserves: what `__launch_bounds__(threads, min_blocks)` promises."""
+        yield (
+            self.min_blocks * (self.smem_bytes("float32") + 1024) <= limits.smem_per_sm,
+            f"min_blocks ({self.min_blocks}) blocks of {self.smem_bytes('float32')} B shared memory "
+            f"(+1 KB each reserved) must fit the SM's {limits.smem_per_sm} B",
+        )
+
 
 @dataclass(frozen=True)
 class WarpTiledConfig(WarpGridConfig):
@@ -633,11 +642,7 @@ class TensorCoreConfig(WarpGridConfig):
             self.bk * self.bn // 4 % threads == 0,
             f"the B tile ({self.bk * self.bn // 4} vectors of 4) must split evenly over {threads} threads",
         )
-        yield (
-            self.min_blocks * (self.smem_bytes("float32") + 1024) <= limits.smem_per_sm,
-            f"min_blocks ({self.min_blocks}) blocks of {self.smem_bytes('float32')} B shared memory "
-            f"(+1 KB each reserved) must fit the SM's {limits.smem_per_sm} B",
-        )
+        yield from self._fits_min_blocks(limits)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -715,8 +720,4 @@ class WgmmaConfig(WarpGridConfig):
             f"stages ({self.stages}) must be between 3 and 8 (copies run stages-2 steps ahead)",
         )
         yield (1 <= self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be between 1 and 4")
-        yield (
-            self.min_blocks * (self.smem_bytes("float32") + 1024) <= limits.smem_per_sm,
-            f"min_blocks ({self.min_blocks}) blocks of {self.smem_bytes('float32')} B shared memory "
-            f"(+1 KB each reserved) must fit the SM's {limits.smem_per_sm} B",
-        )
+        yield from self._fits_min_blocks(limits)
