@@ -84,6 +84,12 @@ class Config:
         return x * y * z
 
     @classmethod
+    def runs_on(cls, limits: DeviceLimits) -> bool:
+        """Whether the GPU of `limits` runs this config's code: always, unless NVRTC_ARCH names
+        an architecture-specific target (sm_90a runs on compute capability 9.0 only)."""
+        return cls.NVRTC_ARCH is None or cls.NVRTC_ARCH.removeprefix("sm_").rstrip("a") == str(limits.compute_capability)
+
+    @classmethod
     def supports(cls, dtype) -> bool:
         """Whether this strategy computes `dtype` (TypeError for a dtype no strategy takes)."""
         return dtype_name(dtype) in cls.SUPPORTED_DTYPES
@@ -701,7 +707,7 @@ class WgmmaConfig(WarpGridConfig):
 
     def _rules(self, limits, isz):
         yield (
-            limits.compute_capability == "90",
+            self.runs_on(limits),
             f"wgmma runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}",
         )
         yield (self.bn % 64 == 0 and self.bn <= 256, f"bn ({self.bn}) must be 64, 128, 192 or 256 (64 columns per warpgroup)")

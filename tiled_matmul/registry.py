@@ -38,12 +38,9 @@ class Strategy:
     def runs_on(self, device: Any = None) -> bool:
         """Whether this strategy's code can run on `device` (an id or DeviceLimits; the current
         GPU, or the H100 stand-in without one): wgmma needs an sm_90 GPU, the rest run anywhere."""
-        arch = self.config_cls.NVRTC_ARCH
-        if arch is None:
-            return True
         from .device import device_limits
 
-        return arch.removeprefix("sm_").rstrip("a") == str(device_limits(device).compute_capability)
+        return self.config_cls.runs_on(device_limits(device))
 
     def make_config(self, **params: Any) -> C.Config:
         """A config from keyword params, the default filling in the rest.
