@@ -1,0 +1,85 @@
+"""The element types the kernels compute, in one form that travels down every call.
+
+A :class:`DType` *is* its name (a ``str`` subclass: ``FLOAT32 == "float32"``, usable as a dict
+key, written to JSON as the name) and carries what the layers below need: the item size, the C
+type and 16-byte vector type the templates render with, the short tag used in kernel symbols.
+The public API converts whatever the caller passes (``numpy.float32``, ``"float64"``, a cupy
+dtype) once, with :func:`as_dtype`; nothing below converts again.
+
+>>> from tiled_matmul.dtypes import as_dtype
+>>> dt = as_dtype("float32")
+>>> dt == "float32", dt.itemsize, dt.ctype, dt.vec
+(True, 4, 'float', 4)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class DType(str):
+    """A supported element type: the name, plus its item size and C spellings."""
+
+    itemsize: int
+    char: str  #: numpy's one-letter code ("f", "d")
+    ctype: str  #: C element type in the templates
+    vec_ctype: str  #: 16-byte vector type in the templates
+    short: str  #: tag in kernel symbols ("f32")
+
+    def __new__(cls, name: str, char: str, ctype: str, vec_ctype: str, short: str) -> "DType":
+        self = super().__new__(cls, name)
+        self.itemsize = np.dtype(name).itemsize
+        self.char, self.ctype, self.vec_ctype, self.short = char, ctype, vec_ctype, short
+        return self
+
+    @property
+    def name(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def vec(self) -> int:
+        """Elements in one 16-byte vector access."""
+        return 16 // self.itemsize
+
+    @property
+    def numpy(self) -> np.dtype:
+        return np.dtype(self.name)
+
+    def __repr__(self) -> str:
+        return f"DType({self.name!r})"
+
+    def __reduce__(self):  # pickles (and so crosses processes) as a lookup by name
+        return (as_dtype, (self.name,))
+
+
+FLOAT32 = DType("float32", "f", "float", "float4", "f32")
+FLOAT64 = DType("float64", "d", "double", "double2", "f64")
+
+#: every dtype some strategy computes, by name
+DTYPES: dict[str, DType] = {d.name: d for d in (FLOAT32, FLOAT64)}
+#: the same, by numpy's one-letter code (the hot path reads ``array.dtype.char``)
+BY_CHAR: dict[str, DType] = {d.char: d for d in DTYPES.values()}
+
+
+def as_dtype(dtype: Any) -> DType:
+    """The :class:`DType` for a dtype-like (``np.float32``, ``"float32"``, a cupy/numpy dtype).
+
+    Raises TypeError for anything else, naming what is allowed.
+    """
+    if isinstance(dtype, DType):
+        return dtype
+    hit = DTYPES.get(dtype) if isinstance(dtype, str) else None
+    if hit is not None:
+        return hit
+    try:
+        name = np.dtype(dtype).name
+    except TypeError as exc:
+        raise TypeError(f"dtype {dtype!r} is not a dtype; allowed: {', '.join(DTYPES)}") from exc
+    if name not in DTYPES:
+        raise TypeError(f"dtype {name} is not supported; allowed: {', '.join(DTYPES)}")
+    return DTYPES[name]
+
+
+__all__ = ["DType", "FLOAT32", "FLOAT64", "DTYPES", "BY_CHAR", "as_dtype"]
