@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
 from tiled_matmul.timing import L2Flusher, time_fn  # noqa: E402
-from tiled_matmul.tunedb import choose  # noqa: E402
+from tiled_matmul.dispatch import choose  # noqa: E402
 
 SHAPES = "3001x2999x3007,5003x4001x2999,1999x2001x1997,4097x4095x4093,7001x6999x2003,2501x3499x1501,6007x5003x4001,1001x3001x5003"
 

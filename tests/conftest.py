@@ -43,12 +43,12 @@ def pytest_report_header(config):
 @pytest.fixture
 def fresh_tunedb(monkeypatch, tmp_path):
     """A private, empty user tuning database and cold dispatch caches for one test."""
-    from tiled_matmul import tunedb
+    from tiled_matmul import dispatch, tunedb
 
     monkeypatch.setenv(tunedb.ENV_VAR, str(tmp_path / "user.json"))
-    tunedb.clear_cache()
+    dispatch.clear_cache()
     yield tmp_path / "user.json"
-    tunedb.clear_cache()
+    dispatch.clear_cache()
 
 
 @pytest.fixture

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul.configs import (
-    NaiveConfig, RectTiledConfig, RegisterBlockedConfig, SmemTiledConfig, TensorCoreConfig, ThreadTileConfig,
-    cdiv,
-)
+from tiled_matmul.configs import cdiv
+from tiled_matmul.strategies.naive import NaiveConfig
+from tiled_matmul.strategies.rect_tiled import RectTiledConfig
+from tiled_matmul.strategies.register_blocked import RegisterBlockedConfig
+from tiled_matmul.strategies.smem_tiled import SmemTiledConfig
+from tiled_matmul.strategies.tensor_core import TensorCoreConfig
+from tiled_matmul.strategies.thread_tile import ThreadTileConfig
 from tiled_matmul.device import H100_LIMITS
 
 ALL = [(n, c) for n, e in tm.STRATEGIES.items() for c in (e.default, *e.search_space)]

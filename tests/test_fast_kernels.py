@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul.configs import SplitKConfig, WarpTiledConfig, cdiv
+from tiled_matmul.configs import cdiv
+from tiled_matmul.strategies.split_k import SplitKConfig
+from tiled_matmul.strategies.warp_tiled import WarpTiledConfig
 from tiled_matmul.device import H100_LIMITS
+from tiled_matmul.dtypes import FLOAT32, FLOAT64
 from tiled_matmul.heuristic import recommend
 
 from .conftest import HAS_NVCC
@@ -56,10 +59,10 @@ def test_grid_is_1d_grouped_and_split_uses_z():
 
 def test_smem_and_padding():
     cfg = WarpTiledConfig(bk=16)  # transposed A rows padded by one 16-byte vector
-    assert cfg.pad(4) == 4 and cfg.pad(8) == 2
+    assert cfg.pad(FLOAT32) == 4 and cfg.pad(FLOAT64) == 2
     assert cfg.smem_bytes("float32") == 3 * 16 * (132 + 128) * 4
     assert cfg.smem_bytes("float32") > 48 * 1024 and cfg.DYNAMIC_SMEM
-    assert cfg.occupancy(4) == 2 and cfg.occupancy(8) == 1
+    assert cfg.occupancy(FLOAT32) == 2 and cfg.occupancy(FLOAT64) == 1
     assert "__launch_bounds__(THREADS, OCCUPANCY)" in tm.source("warp_tiled")
     assert "constexpr int OCCUPANCY = 1;" in tm.source("warp_tiled", dtype="float64")
 

@@ -15,7 +15,8 @@ from .conftest import poisoned
 
 pytestmark = pytest.mark.gpu
 
-tdb = importlib.import_module("tiled_matmul.tunedb")
+from tiled_matmul import dispatch
+from tiled_matmul import tunedb as tdb
 check_mod = importlib.import_module("tiled_matmul.check")
 
 SUITE = [
@@ -53,7 +54,7 @@ def test_tune_small_shape_returns_validated_best(tmp_path):
     assert r.db_path == str(tmp_path / "user.json")
     entries = tdb.entries_for(tdb.read_db(r.db_path), tdb.device_id())
     assert entries[r.bucket]["strategy"] == r.strategy and entries[r.bucket]["params"] == r.params
-    choice = tdb.choose(M, N, K)
+    choice = dispatch.choose(M, N, K)
     assert (choice.source, choice.strategy, choice.params) == ("user-db", r.strategy, r.params)
     a, b = _inputs(M, N, K)
     out = poisoned((M, N), np.float32)
@@ -92,11 +93,11 @@ def test_auto_correct_on_suite(M, N, K):
     res = tm.matmul(a, b, strategy="auto", out=out)
     assert res is out
     report = tm.check(out, a, b)
-    assert report.passed, (tdb.choose(M, N, K), report)
+    assert report.passed, (dispatch.choose(M, N, K), report)
     ident = tdb.device_id()
     shipped = any(p.name == "tuned_h100.json" for p in tdb.shipped_db_paths())
     if shipped and ident.name == tdb.H100_NAME and ident.cc == "90":
-        assert tdb.choose(M, N, K).source == "shipped-db"
+        assert dispatch.choose(M, N, K).source == "shipped-db"
 
 
 def test_kernel_auto_dispatches_per_shape():
@@ -106,8 +107,8 @@ def test_kernel_auto_dispatches_per_shape():
         out = poisoned((M, N), np.float32)
         k(a, b, out=out)
         assert tm.check(out, a, b).passed
-        assert k.kernel_for(M, N, K).config == tm.kernel(tdb.choose(M, N, K).strategy,
-                                                         **tdb.choose(M, N, K).params).config
+        assert k.kernel_for(M, N, K).config == tm.kernel(dispatch.choose(M, N, K).strategy,
+                                                         **dispatch.choose(M, N, K).params).config
     a, b = _inputs(100, 70, 130, dtype=np.float64)
     c = k(a, b)
     assert c.dtype == np.float64 and tm.check(c, a, b).passed
@@ -123,7 +124,7 @@ def test_auto_dispatch_overhead():
 
     a, b = _inputs(64, 64, 64)
     c = cp.empty((64, 64), np.float32)
-    choice = tdb.choose(64, 64, 64)
+    choice = dispatch.choose(64, 64, 64)
     for _ in range(50):
         tm.matmul(a, b, strategy="auto", out=c)
         tm.matmul(a, b, choice.strategy, out=c, **choice.params)
@@ -145,7 +146,7 @@ def test_auto_dispatch_overhead():
     n = 20000
     t0 = time.perf_counter()
     for _ in range(n):
-        tdb.auto_kernel(64, 64, 64, "float32", 0)
+        tm.kernel("auto").kernel_for(64, 64, 64, "float32", 0)
     t_lookup = (time.perf_counter() - t0) / n * 1e6
     print(f"host us/call: auto {t_auto:.2f}, named {t_named:.2f}, auto lookup {t_lookup:.2f}")
     assert t_lookup < 3.0, t_lookup

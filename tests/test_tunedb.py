@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-tdb = importlib.import_module("tiled_matmul.tunedb")
+from tiled_matmul import dispatch
+from tiled_matmul import tunedb as tdb
 
 DEV = tdb.DeviceId("NVIDIA H100 80GB HBM3", "90", "0.1.0")
 ENTRY = {"strategy": "register_blocked", "params": {"bm": 64, "bn": 64, "bk": 16, "tm": 4, "tn": 4},
@@ -111,7 +112,7 @@ def test_corrupt_file_warns_and_is_ignored(tmp_path, content, monkeypatch):
     # lookup through the env var: warns, no crash, falls back
     monkeypatch.setenv(tdb.ENV_VAR, str(path))
     with pytest.warns(tdb.TuneDBWarning):
-        choice = tdb.choose(4096, 4096, 4096, device=DEV)
+        choice = dispatch.choose(4096, 4096, 4096, device=DEV)
     assert choice.source in ("shipped-db", "heuristic", "fallback")
     # saving over it moves the bad file aside and writes a valid database
     with pytest.warns(tdb.TuneDBWarning, match="moved it"):
@@ -155,7 +156,7 @@ def test_foreign_entry_ignored(tmp_path, other, monkeypatch):
     assert tdb.entries_for(tdb.read_db(path), DEV) == {}
     assert tdb.entries_for(tdb.read_db(path), other) != {}
     monkeypatch.setattr(tdb, "shipped_db_paths", lambda: [])
-    choice = tdb.choose(4096, 4096, 4096, device=DEV)
+    choice = dispatch.choose(4096, 4096, 4096, device=DEV)
     assert choice.source in ("heuristic", "fallback")
     # the writer's own device still sees it, and both sections survive a write from DEV
     tdb.save_entries({"float32/16x16x16": ENTRY}, DEV, path)
@@ -165,8 +166,6 @@ def test_foreign_entry_ignored(tmp_path, other, monkeypatch):
 
 # -- concurrent writers -------------------------------------------------------------------------
 def _writer(path: str, proc: int, n: int) -> None:
-    import importlib
-
     db = importlib.import_module("tiled_matmul.tunedb")
     dev = db.DeviceId("NVIDIA H100 80GB HBM3", "90", "0.1.0")
     for i in range(n):

@@ -10,12 +10,14 @@ True
 Importing needs no GPU: ``source()``, the registry and config validation work anywhere.
 """
 
-from .api import DEFAULT_STRATEGY, MatmulKernel, kernel, launch_grid, matmul, source, tolerance
+from .api import DEFAULT_STRATEGY, AutoKernel, MatmulKernel, kernel, launch_grid, matmul, source, tolerance
 from .check import CheckReport, check
 from .compile import KernelCompileError, get_kernel
 from .configs import Config
 from .device import DeviceLimits, device_limits, gpu_available
-from .registry import STRATEGIES, Strategy
+from .dtypes import DType
+from .registry import STRATEGIES
+from .strategy import Strategy
 from . import bench
 from .explain import explain
 from .tune import TuneResult, tune
@@ -23,7 +25,7 @@ from .tune import TuneResult, tune
 __version__ = "0.1.0"
 
 __all__ = [
-    "matmul", "kernel", "source", "check", "tolerance", "launch_grid", "MatmulKernel", "CheckReport",
+    "matmul", "kernel", "source", "check", "tolerance", "launch_grid", "MatmulKernel", "AutoKernel", "CheckReport", "DType",
     "KernelCompileError", "get_kernel", "Config", "DeviceLimits", "device_limits", "gpu_available",
     "STRATEGIES", "Strategy", "DEFAULT_STRATEGY", "__version__",
     "explain", "bench",

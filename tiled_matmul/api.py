@@ -12,15 +12,16 @@ the first two have passed:
 from __future__ import annotations
 
 import functools
-import operator
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from . import registry
+from . import dispatch, registry
 from .compile import CompiledKernel, get_kernel
-from .configs import Config, cdiv, dtype_name
-from .operands import MAX_DIM, Operand, check_operands
+from .configs import Config, cdiv
+from .device import device_limits, gpu_available
+from .dtypes import BY_CHAR, FLOAT32, DType, as_dtype
+from .operands import Operand, check_operands, cupy_bindings, fast_operands, launch_flags
 from .render import render
 
 #: The strategy `matmul` uses when none is named: the tuned or heuristic pick for the shape.
@@ -32,7 +33,7 @@ def _resolve(strategy: str, params: dict[str, Any]) -> tuple[registry.Strategy, 
     return entry, entry.make_config(**params)
 
 
-def source(strategy: str, dtype="float32", **params: int) -> str:
+def source(strategy: str, dtype: Any = FLOAT32, **params: int) -> str:
     """The rendered CUDA C source of `strategy` with `params` (defaults for the rest). No GPU needed.
 
     >>> print(source("smem_tiled", tile=32))  # doctest: +SKIP
@@ -70,10 +71,21 @@ def _out_view(dout: Operand):
 #: CUDA's grid-x limit (compute capability 3.0 and later); grid y comes from the device.
 MAX_GRID_X = 2**31 - 1
 
+#: (M, N, K, dtype, device) -> the MatmulKernel that runs that call
+Resolver = Callable[[int, int, int, DType, "int | None"], "MatmulKernel"]
 
-def _aligned(arr, row_elems: int) -> bool:
-    """True when every row of `arr` starts on a 16-byte boundary (so 128-bit accesses are legal)."""
-    return arr.data.ptr % 16 == 0 and (row_elems * arr.itemsize) % 16 == 0
+
+def _call(resolve: Resolver, a: Any, b: Any, out: Any):
+    """The one path every call takes (:func:`matmul`, a :class:`MatmulKernel`, ``kernel("auto")``):
+    check the operands (from metadata only; the fast check for plain cupy arrays, else the full
+    one, which raises for bad input), resolve the kernel for the call's shape, launch."""
+    fast = fast_operands(a, b, out)
+    if fast is not None:
+        M, N, K, device, dt = fast
+        return resolve(M, N, K, dt, device)._launch_fast(a, b, out, M, N, K, device, dt)
+    da, db, dout = check_operands(a, b, out)
+    dt = BY_CHAR[da.dtype.char]
+    return resolve(da.shape[0], db.shape[1], da.shape[1], dt, da.device)._run(da, db, dout, dt)
 
 
 class MatmulKernel:
@@ -89,18 +101,19 @@ class MatmulKernel:
     def __init__(self, strategy: str, config: Config):
         self.strategy = registry.get(strategy)
         self.config = config
-        #: (dtype char, device) -> launch plan, so a repeated call skips get_kernel entirely
-        self._plans: dict[tuple[str, int], tuple] = {}
+        #: (dtype, device) -> compiled kernel, so a repeated call skips get_kernel entirely
+        self._plans: dict[tuple[DType, int], CompiledKernel] = {}
+        self._resolve: Resolver = lambda M, N, K, dt, device: self
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v}" for k, v in self.config.params().items())
         return f"MatmulKernel({self.strategy.name!r}, {params})"
 
-    def source(self, dtype="float32") -> str:
+    def source(self, dtype: Any = FLOAT32) -> str:
         """The rendered CUDA C source for `dtype`."""
         return render(self.strategy, self.config, dtype)
 
-    def compiled(self, dtype="float32", device: "int | None" = None) -> CompiledKernel:
+    def compiled(self, dtype: Any = FLOAT32, device: "int | None" = None) -> CompiledKernel:
         """The compiled kernel (compiling on first use) for `dtype` on `device`."""
         return get_kernel(self.strategy, self.config, dtype, device)
 
@@ -110,42 +123,26 @@ class MatmulKernel:
 
     def __call__(self, a: Any, b: Any, out: Any = None):
         """C = a @ b. Returns `out` itself if given, else a new array (see :func:`matmul`)."""
-        fast = _fast_operands(a, b, out)
-        if fast is not None:
-            return self._launch_fast(a, b, out, *fast)
-        da, db, dout = check_operands(a, b, out)
-        return self._run(da, db, dout)
+        return _call(self._resolve, a, b, out)
 
-    def _launch_fast(self, a, b, out, M: int, N: int, K: int, device: int):
-        """The hot path for operands :func:`_fast_operands` has already vetted: one dict lookup
-        for the launch plan, then the launch. Anything unusual goes through :meth:`_run`."""
-        plan = self._plans.get((a.dtype.char, device))
-        if plan is None:
-            compiled = self.compiled(a.dtype.name, device)
-            custom = getattr(self.config, "run", None) is not None
-            launcher = None if custom else compiled.launcher  # split-K launches through config.run
-            plan = self._plans.setdefault((a.dtype.char, device), (compiled, launcher, custom))
-        compiled, launch, custom = plan
-        grid = self.config.grid(M, N)
-        if grid[1] > compiled_grid_limit(device):  # let the general path raise its error
-            return self._run(*check_operands(a, b, out))
-        c = out if out is not None else _CUPY.empty((M, N), dtype=a.dtype)
-        pa, pb, pc = a.data.ptr, b.data.ptr, c.data.ptr
-        isz = a.itemsize
-        # 16-byte accesses are legal only when every row starts on a 16-byte boundary.
-        flags = int(pa % 16 == 0 and (K * isz) % 16 == 0) | (
-            int(pb % 16 == 0 and pc % 16 == 0 and (N * isz) % 16 == 0) << 1)
-        if custom:
-            compiled.run(a, b, c, M, N, K, flags)
-        else:
-            launch(grid, pa, pb, pc, M, N, K, flags, _CURRENT_STREAM().ptr)
+    def _launch_fast(self, a, b, out, M: int, N: int, K: int, device: int, dt: DType):
+        """The hot path for operands :func:`~tiled_matmul.operands.fast_operands` has vetted: one
+        dict lookup for the compiled kernel, then the config's launch."""
+        compiled = self._plans.get((dt, device))
+        if compiled is None:
+            compiled = self._plans.setdefault((dt, device), self.compiled(dt, device))
+        if self.config.grid(M, N)[1] > compiled_grid_limit(device):  # let the general path raise
+            return self._run(*check_operands(a, b, out), dt)
+        cp = cupy_bindings()
+        c = out if out is not None else cp.cupy.empty((M, N), dtype=a.dtype)
+        flags = launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, dt.itemsize)
+        self.config.launch(compiled, a, b, c, M, N, K, flags, cp.current_stream())
         return c
 
-    def _run(self, da: Operand, db: Operand, dout: "Operand | None"):
+    def _run(self, da: Operand, db: Operand, dout: "Operand | None", dt: DType):
         """Launch on validated operands, on the current CuPy stream of the inputs' device."""
         M, K = da.shape
         N = db.shape[1]
-        dt = da.dtype.name
         gpu = _gpu()
         if gpu and da.device is None:  # host inputs run on the current device
             import cupy
@@ -172,11 +169,11 @@ class MatmulKernel:
         with cupy.cuda.Device(device):
             compiled = self.compiled(dt, device)
             device_out = dout is not None and not dout.on_host
-            c = _out_view(dout) if device_out else cupy.empty((M, N), dtype=dt)
+            c = _out_view(dout) if device_out else cupy.empty((M, N), dtype=dt.numpy)
             if M and N:
                 A, B = _to_device(da), _to_device(db)
-                flags = int(_aligned(A, K)) | (int(_aligned(B, N) and _aligned(c, N)) << 1)
-                compiled.run(A, B, c, M, N, K, flags)  # config hook: split-K launches twice
+                flags = launch_flags(A.data.ptr, B.data.ptr, c.data.ptr, K, N, dt.itemsize)
+                self.config.launch(compiled, A, B, c, M, N, K, flags, cupy.cuda.get_current_stream())
             if dout is not None:
                 if not device_out:  # host out (numpy, or a host DLPack object's numpy view)
                     c.get(out=dout.array if dout.array is not None else dout.obj)
@@ -184,77 +181,64 @@ class MatmulKernel:
             return c.get() if da.on_host else c
 
 
-_CUPY = None
-_DTYPE_BY_CHAR = {"f": "float32", "d": "float64"}
+class AutoKernel:
+    """What ``kernel("auto")`` returns: picks the tuned kernel for each call's shape.
 
+    The shape is only known at call time, so every call looks its shape up (a dict hit after
+    the first call of a shape; see :mod:`tiled_matmul.dispatch`). :meth:`resolve` shows the
+    choice for a shape without running anything.
 
-def _cupy():
-    """The cupy module, imported on first use (import tiled_matmul must work without it)."""
-    global _CUPY, _GET_DEVICE, _CURRENT_STREAM, _C_CONTIGUOUS
-    if _CUPY is None:
-        import cupy
-
-        # Bound once: the hot path calls these on every launch.
-        _GET_DEVICE = cupy.cuda.runtime.getDevice
-        _CURRENT_STREAM = cupy.cuda.get_current_stream
-        # ndarray._c_contiguous is a plain attribute; .flags builds a Flags object per access.
-        _C_CONTIGUOUS = (operator.attrgetter("_c_contiguous") if hasattr(cupy.ndarray, "_c_contiguous")
-                         else (lambda x: x.flags.c_contiguous))
-        _CUPY = cupy
-    return _CUPY
-
-
-_GET_DEVICE = _CURRENT_STREAM = _C_CONTIGUOUS = None
-#: strategy name -> its default-config MatmulKernel, for `matmul(a, b, "name")` without params
-_DEFAULT_KERNELS: dict[str, "MatmulKernel"] = {}
-
-
-def _fast_operands(a: Any, b: Any, out: Any) -> "tuple[int, int, int, int] | None":
-    """(M, N, K, device) when a, b (and out) are plain C-contiguous cupy arrays that pass every
-    rule of :func:`check_operands` on the current device, with nothing to copy; else None.
-
-    This is the common case and it must cost a few microseconds: it reads only shapes, dtypes,
-    flags and pointers. Returning None sends the call through the general path, which raises
-    the proper error for bad input, so every rule still lives in operands.py.
+    >>> k = kernel("auto")                      # doctest: +SKIP
+    >>> c = k(a, b)                              # doctest: +SKIP
+    >>> k.resolve(4096, 4096, 4096)              # doctest: +SKIP
+    Choice(strategy='...', params={...}, source='shipped-db', bucket='float32/4096x4096x4096')
     """
-    if _CUPY is None:
-        if not _gpu():
-            return None
-        _cupy()
-    nd = _CUPY.ndarray
-    if type(a) is not nd or type(b) is not nd or (out is not None and type(out) is not nd):
-        return None
-    sa, sb = a.shape, b.shape
-    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or a.dtype != b.dtype or a.dtype.char not in "fd":
-        return None
-    M, K = sa
-    N = sb[1]
-    if not (M and N and K) or M > MAX_DIM or N > MAX_DIM or K > MAX_DIM or not (_C_CONTIGUOUS(a) and _C_CONTIGUOUS(b)):
-        return None
-    device = a.data.device_id
-    if b.data.device_id != device or device != _GET_DEVICE():
-        return None
-    if out is not None:
-        if out.shape != (M, N) or out.dtype != a.dtype or not _C_CONTIGUOUS(out) or out.data.device_id != device:
-            return None
-        lo, hi = out.data.ptr, out.data.ptr + out.nbytes
-        for x in (a, b):
-            if x.data.ptr < hi and lo < x.data.ptr + x.nbytes:
-                return None  # overlap: the general path raises
-    return M, N, K, device
+
+    strategy = "auto"
+
+    def __repr__(self) -> str:
+        return "AutoKernel('auto')"
+
+    def resolve(self, M: int, N: int, K: int, dtype: Any = FLOAT32, device: Any = None) -> dispatch.Choice:
+        return dispatch.choose(M, N, K, dtype, device)
+
+    def kernel_for(self, M: int, N: int, K: int, dtype: Any = FLOAT32, device: "int | None" = None) -> MatmulKernel:
+        """The concrete MatmulKernel used for this shape."""
+        return _auto_resolve(M, N, K, as_dtype(dtype), device)
+
+    def source(self, *args, **kwargs):
+        raise TypeError("kernel('auto') has no single source: its kernel depends on the shape; "
+                        "use kernel('auto').kernel_for(M, N, K).source()")
+
+    def __call__(self, a: Any, b: Any, out: Any = None):
+        return _call(_auto_resolve, a, b, out)
+
+
+def _kernel_of(choice: dispatch.Choice) -> MatmulKernel:
+    return kernel(choice.strategy, **choice.params)
+
+
+def _auto_resolve(M: int, N: int, K: int, dt: DType, device: "int | None") -> MatmulKernel:
+    if device is None:
+        device = _current_device()
+    return dispatch.for_shape(M, N, K, dt, device, _kernel_of)
+
+
+def _current_device() -> int:
+    cp = cupy_bindings()
+    return cp.get_device() if cp is not None else 0
+
+
+AUTO = AutoKernel()
 
 
 @functools.lru_cache(maxsize=1)
 def _gpu() -> bool:
-    from .device import gpu_available
-
     return gpu_available()
 
 
 @functools.lru_cache(maxsize=None)
-def compiled_grid_limit(device: int) -> int:
-    from .device import device_limits
-
+def compiled_grid_limit(device: "int | None") -> int:
     return device_limits(device).max_grid_y
 
 
@@ -265,7 +249,7 @@ def _kernel_cached(strategy: str, items: tuple) -> MatmulKernel:
     return MatmulKernel(entry.name, cfg)
 
 
-def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> MatmulKernel:
+def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> "MatmulKernel | AutoKernel":
     """A reusable :class:`MatmulKernel` for `strategy` with `params` (defaults for the rest).
 
     Raises ValueError for an unknown strategy or a config that breaks a rule, TypeError for an
@@ -273,22 +257,29 @@ def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> MatmulKernel:
 
     >>> k = kernel("smem_tiled", tile=16)  # doctest: +SKIP
 
-    ``kernel("auto")`` returns a :class:`tiled_matmul.tunedb.AutoKernel` instead: the shape is
-    only known at call time, so it picks the tuned kernel for each call's shape bucket (see
-    :func:`matmul`); it takes no params.
+    ``kernel("auto")`` returns an :class:`AutoKernel` instead: the shape is only known at call
+    time, so it picks the tuned kernel for each call's shape (see :func:`matmul`); it takes no
+    params.
     """
     if strategy == "auto":
         if params:
             raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
-        from .tunedb import AUTO
-
         return AUTO
+    if not params:  # a named strategy's default config: one dict lookup after the first call
+        k = _DEFAULT_KERNELS.get(strategy)
+        if k is None:
+            k = _DEFAULT_KERNELS.setdefault(strategy, _kernel_cached(registry.get(strategy).name, ()))
+        return k
     try:
         return _kernel_cached(strategy, tuple(sorted(params.items())))
     except TypeError as exc:
         if "unhashable" in str(exc):
             raise TypeError(f"parameters must be ints; got {params}") from None
         raise
+
+
+#: strategy name -> its default-config MatmulKernel
+_DEFAULT_KERNELS: dict[str, MatmulKernel] = {}
 
 
 def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **params: int):
@@ -319,40 +310,20 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **
 
     ``strategy="auto"`` (no params) runs the tuned choice for the shape's bucket: the user's tuning
     database, then the one shipped for this GPU, else ``tiled_matmul.heuristic.recommend``; cached
-    in-process, so repeated shapes cost one dict lookup (see :mod:`tiled_matmul.tunedb`).
+    in-process, so repeated shapes cost one dict lookup (see :mod:`tiled_matmul.dispatch`).
 
     >>> c = matmul(a, b, strategy="smem_tiled", tile=16)  # doctest: +SKIP
     """
-    fast = _fast_operands(a, b, out)
-    if fast is None:
-        da, db, dout = check_operands(a, b, out)
-        M, N, K, device = da.shape[0], db.shape[1], da.shape[1], da.device
-        dt = da.dtype.name
-    else:
-        M, N, K, device = fast
-        dt = _DTYPE_BY_CHAR[a.dtype.char]  # numpy's dtype.name is a slow Python property
-    if strategy == "auto":
-        if params:
-            raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
-        from .tunedb import auto_kernel
-
-        k = auto_kernel(M, N, K, dt, device)
-    elif params:
-        k = kernel(strategy, **params)
-    else:  # a named strategy's default config: one dict lookup after the first call
-        k = _DEFAULT_KERNELS.get(strategy)
-        if k is None:
-            k = _DEFAULT_KERNELS.setdefault(strategy, kernel(strategy))
-    return k._launch_fast(a, b, out, *fast) if fast is not None else k._run(da, db, dout)
+    return kernel(strategy, **params)(a, b, out)
 
 
-def tolerance(dtype, K: int) -> float:
+def tolerance(dtype: Any, K: int) -> float:
     """Allowed ‖C − ref‖/‖ref‖ for `dtype` and reduction length K.
 
     Rounding errors of a K-term dot product grow like sqrt(K)·eps for random data; the factor 8
     leaves room for the summation orders tiling and split-K choose, and the floor covers tiny K.
     """
-    eps = float(np.finfo(dtype_name(dtype)).eps)
+    eps = float(np.finfo(as_dtype(dtype).numpy).eps)
     return eps * (8.0 * max(K, 1) ** 0.5 + 16.0)
 
 
@@ -362,4 +333,4 @@ def launch_grid(strategy: str, M: int, N: int, **params: int) -> tuple[int, int,
     return cfg.grid(M, N)
 
 
-__all__ = ["matmul", "kernel", "source", "MatmulKernel", "tolerance", "launch_grid", "cdiv"]
+__all__ = ["matmul", "kernel", "source", "MatmulKernel", "AutoKernel", "tolerance", "launch_grid", "cdiv"]

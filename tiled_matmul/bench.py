@@ -44,7 +44,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import registry
-from .configs import Config, dtype_name, itemsize
+from .configs import Config
+from .dtypes import as_dtype
 from .explain import parse_shape
 
 Shape = tuple[int, int, int]
@@ -473,7 +474,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
         shapes = [parse_shape(s) for s in sizes]
     if not shapes:
         raise ValueError("no sizes to benchmark")
-    dt = dtype_name(dtype)
+    dt = as_dtype(dtype)
     if repeat is None:
         repeat = QUICK_REPEAT if quick else DEFAULT_REPEAT
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
@@ -526,7 +527,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
             sets = []
             cupy.get_default_memory_pool().free_all_blocks()
             M, N, K = shape
-            set_bytes = (M * K + K * N + M * N) * itemsize(dt)
+            set_bytes = (M * K + K * N + M * N) * dt.itemsize
             sets = make_inputs(shape, dt, n_input_sets(set_bytes, limits.l2_bytes))
             # Every row of the group is validated before any of them is timed.
             checked = []

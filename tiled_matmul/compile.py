@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from .configs import Config, dtype_name
+from .configs import Config
+from .dtypes import FLOAT32, DType, as_dtype
 from .registry import Strategy, get
 from .render import kernel_name, render
 
@@ -51,7 +50,7 @@ class CompiledKernel:
 
     strategy: str
     config: Config
-    dtype: str
+    dtype: DType
     device: int
     name: str
     source: str
@@ -78,16 +77,6 @@ class CompiledKernel:
         """Launch on `stream` (the current CuPy stream when None)."""
         self.raw(grid, self.config.block(), args, shared_mem=self.smem_bytes if self.config.DYNAMIC_SMEM else 0,
                  stream=stream)
-
-    def run(self, A, B, C, M: int, N: int, K: int, flags: int, stream=None) -> None:
-        """C = A @ B for device arrays: the config's own `run(compiled, ...)` when it has one
-        (e.g. split-K: a workspace and a second kernel), else one launch on `config.grid`."""
-        custom = getattr(self.config, "run", None)
-        if custom is not None:
-            custom(self, A, B, C, M, N, K, flags, stream=stream)
-            return
-        i32 = np.int32
-        self.launch(self.config.grid(M, N), (A, B, C, i32(M), i32(N), i32(K), i32(flags)), stream=stream)
 
     def companion(self, symbol: str):
         """Another `extern "C"` kernel of the same rendered source, by symbol, as a cupy.RawKernel
@@ -195,8 +184,8 @@ _locks_guard = threading.Lock()
 compile_counts: Counter = Counter()
 
 
-def cache_key(strategy: str, config: Config, dtype, device: int) -> tuple:
-    return (strategy, config, dtype_name(dtype), int(device))
+def cache_key(strategy: str, config: Config, dtype: Any, device: int) -> tuple:
+    return (strategy, config, as_dtype(dtype), int(device))
 
 
 def clear_cache() -> None:
@@ -207,7 +196,7 @@ def clear_cache() -> None:
         compile_counts.clear()
 
 
-def get_kernel(strategy: "str | Strategy", config: Config, dtype="float32", device: "int | None" = None) -> CompiledKernel:
+def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32, device: "int | None" = None) -> CompiledKernel:
     """The compiled kernel for (strategy, config, dtype, device), compiling it on first use.
 
     Validates the config for that device and dtype first (ValueError/TypeError), and raises
@@ -227,7 +216,7 @@ def get_kernel(strategy: "str | Strategy", config: Config, dtype="float32", devi
         hit = _cache.get(key)
         if hit is not None:
             return hit
-        dt = dtype_name(dtype)
+        dt = as_dtype(dtype)
         config.validate(dev, dt)
         source = render(entry, config, dt)
         name = kernel_name(entry.name, config, dt)

@@ -1,12 +1,17 @@
-"""One frozen dataclass per tiling strategy: its parameters, derived values and launch geometry.
+"""The shared bases of every strategy's config: :class:`Config` and the warp-grid geometry.
 
-A config owns every rule its template relies on. :meth:`Config.validate` checks them all, once,
-and the template itself contains no `static_assert` copy of them. The launch dims are functions
-of the config (`grid(M, N)`, `block()`), never computed anywhere else.
+A config is a frozen dataclass of int template parameters that owns every rule its template
+relies on. :meth:`Config.validate` checks them all, once, and the template itself contains no
+`static_assert` copy of them. The launch dims are functions of the config (`grid(M, N)`,
+`block()`), never computed anywhere else, and so is the launch itself (:meth:`Config.launch`).
+
+Each strategy's config class lives in its own module, ``tiled_matmul/strategies/<name>.py``;
+the rules several strategies share (pipeline stages, blocks per SM, "fits on one SM", tiles
+splitting evenly over the threads) are written once here.
 
 Example::
 
-    >>> from tiled_matmul.configs import SmemTiledConfig
+    >>> from tiled_matmul.strategies.smem_tiled import SmemTiledConfig
     >>> cfg = SmemTiledConfig(tile=16).validate()
     >>> cfg.block(), cfg.grid(1000, 1300)
     ((16, 16, 1), (82, 63, 1))
@@ -16,14 +21,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar, Iterator
+from typing import Any, ClassVar, Iterator
 
 import numpy as np
 
 from .device import DeviceLimits, device_limits
+from .dtypes import DTYPES, FLOAT32, DType, as_dtype
 
-#: dtypes every strategy supports, and the short names used in kernel symbols.
-DTYPES: dict[str, str] = {"float32": "f32", "float64": "f64"}
+#: (holds, rule text) pairs that `_rules` yields
+Rule = tuple[bool, str]
 
 
 def cdiv(a: int, b: int) -> int:
@@ -31,27 +37,12 @@ def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def dtype_name(dtype) -> str:
-    """Normalise a dtype-like (np.float32, 'float32', cupy dtype) to 'float32' / 'float64'.
-
-    Raises TypeError for anything else, naming what is allowed.
-    """
-    try:
-        name = np.dtype(dtype).name
-    except TypeError as exc:
-        raise TypeError(f"dtype {dtype!r} is not a dtype; allowed: {', '.join(DTYPES)}") from exc
-    if name not in DTYPES:
-        raise TypeError(f"dtype {name} is not supported; allowed: {', '.join(DTYPES)}")
-    return name
-
-
-def itemsize(dtype) -> int:
-    return np.dtype(dtype_name(dtype)).itemsize
-
-
 @dataclass(frozen=True)
 class Config:
-    """Base class: subclasses declare int fields (the template parameters) and their rules."""
+    """Base class: subclasses declare int fields (the template parameters) and their rules.
+
+    The class defaults of a subclass's fields are its strategy's default config.
+    """
 
     #: name of the strategy this config belongs to (set by each subclass)
     STRATEGY: ClassVar[str] = ""
@@ -64,6 +55,15 @@ class Config:
     #: True when the products run on TF32 tensor cores (3xTF32): `auto` skips these strategies
     #: when TILED_MATMUL_TENSOR_CORES=0
     TENSOR_CORES: ClassVar[bool] = False
+
+    #: every config class with a STRATEGY, by strategy name (filled by __init_subclass__), so a
+    #: rule's message can name the strategies that compute a dtype without importing the registry
+    _CLASSES: ClassVar[dict[str, type["Config"]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("STRATEGY"):
+            Config._CLASSES[cls.STRATEGY] = cls
 
     # -- parameters ---------------------------------------------------------------------------
     def params(self) -> dict[str, int]:
@@ -90,9 +90,9 @@ class Config:
         return cls.NVRTC_ARCH is None or cls.NVRTC_ARCH.removeprefix("sm_").rstrip("a") == str(limits.compute_capability)
 
     @classmethod
-    def supports(cls, dtype) -> bool:
+    def supports(cls, dtype: Any) -> bool:
         """Whether this strategy computes `dtype` (TypeError for a dtype no strategy takes)."""
-        return dtype_name(dtype) in cls.SUPPORTED_DTYPES
+        return as_dtype(dtype) in cls.SUPPORTED_DTYPES
 
     @property
     def tile_mn(self) -> tuple[int, int]:
@@ -107,7 +107,7 @@ class Config:
         bm, bn = self.tile_mn
         return (cdiv(N, bn), cdiv(M, bm), 1)
 
-    def smem_bytes(self, dtype="float32") -> int:
+    def smem_bytes(self, dtype: Any = FLOAT32) -> int:
         """Shared memory one block uses, in bytes, for elements of `dtype`."""
         return 0
 
@@ -128,24 +128,59 @@ class Config:
         steps = cdiv(K, self.tile_k)
         return gx * gy * steps * bm * self.tile_k, gx * gy * steps * self.tile_k * bn
 
-    def _rules(self, limits: DeviceLimits, isz: int) -> Iterator[tuple[bool, str]]:
+    def _rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
         """Yield (holds, rule) for each strategy-specific constraint."""
         return iter(())
 
-    def _derived(self, isz: int) -> dict[str, int]:
+    def _derived(self, dt: DType) -> dict[str, int]:
         """Extra compile-time constants the template needs, computed here rather than in C."""
         return {}
 
-    def template_vars(self, dtype="float32") -> dict[str, object]:
+    def template_vars(self, dtype: Any = FLOAT32) -> dict[str, object]:
         """Everything the template renders with: params in upper case plus derived values."""
-        isz = itemsize(dtype)
         out: dict[str, object] = {k.upper(): v for k, v in self.params().items()}
         out["THREADS"] = self.threads
-        out.update(self._derived(isz))
+        out.update(self._derived(as_dtype(dtype)))
         return out
 
+    # -- the launch ------------------------------------------------------------------------------
+    def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
+               stream: Any) -> None:
+        """C = A @ B on `stream`: one launch of `kernel` (a CompiledKernel) on ``grid(M, N)``.
+
+        A, B, C are C-contiguous device arrays; `flags` comes from
+        :func:`tiled_matmul.operands.launch_flags`. Strategies that need more than one launch
+        (split-K: a workspace and a reduction) override this.
+        """
+        kernel.launcher(self.grid(M, N), A.data.ptr, B.data.ptr, C.data.ptr, M, N, K, flags, stream.ptr)
+
+    # -- shared rules ------------------------------------------------------------------------------
+    def _stages_rule(self, lo: int = 2, hi: int = 8, why: str = "") -> Rule:
+        stages = self.stages  # type: ignore[attr-defined]
+        return (lo <= stages <= hi, f"stages ({stages}) must be between {lo} and {hi}{why}")
+
+    def _min_blocks_rule(self, hi: int = 4) -> Rule:
+        mb = self.min_blocks  # type: ignore[attr-defined]
+        return (1 <= mb <= hi, f"min_blocks ({mb}) must be between 1 and {hi}")
+
+    def _fits_sm_rule(self, limits: DeviceLimits, dt: DType, blocks: int) -> Rule:
+        """`blocks` blocks of this config's shared memory fit one SM (reserve included): what
+        ``__launch_bounds__(threads, blocks)`` promises."""
+        smem = self.smem_bytes(dt)
+        return (
+            limits.blocks_by_smem(smem) >= blocks,
+            f"min_blocks ({blocks}) blocks of {smem} B shared memory "
+            f"(+{limits.smem_reserved_per_block} B each reserved) must fit the SM's {limits.smem_per_sm} B",
+        )
+
+    @staticmethod
+    def _splits_rule(what: str, items: int, threads: int) -> Rule:
+        """A tile of `items` copies (elements or vectors, as `what` says) splits evenly over the
+        block's threads, so every thread issues the same number of copies per stage."""
+        return (threads > 0 and items % threads == 0, f"the {what} must split evenly over {threads} threads")
+
     # -- validation ----------------------------------------------------------------------------
-    def validate(self, device: "int | DeviceLimits | None" = None, dtype="float32") -> "Config":
+    def validate(self, device: "int | DeviceLimits | None" = None, dtype: Any = FLOAT32) -> "Config":
         """Check every constraint the template relies on; return self, or raise.
 
         Raises TypeError when a parameter is not an int, and ValueError naming each broken rule
@@ -162,16 +197,17 @@ class Config:
         if bad_sign:
             raise ValueError(
                 f"{self.STRATEGY}: parameters must be >= 1, got {', '.join(bad_sign)}; "
-                f"a valid config is {default_hint(self)}"
+                f"a valid config is {self.default_hint()}"
             )
-        if dtype_name(dtype) not in self.SUPPORTED_DTYPES:
+        dt = as_dtype(dtype)
+        if dt not in self.SUPPORTED_DTYPES:
+            others = [n for n, c in Config._CLASSES.items() if dt in c.SUPPORTED_DTYPES]
             raise ValueError(
-                f"{self.STRATEGY} computes {', '.join(self.SUPPORTED_DTYPES)} only, got {dtype_name(dtype)}; "
-                f"strategies for {dtype_name(dtype)}: {', '.join(strategies_for(dtype))}"
+                f"{self.STRATEGY} computes {', '.join(self.SUPPORTED_DTYPES)} only, got {dt}; "
+                f"strategies for {dt}: {', '.join(others)}"
             )
         limits = device_limits(device)
-        isz = itemsize(dtype)
-        rules = list(self._rules(limits, isz))
+        rules = list(self._rules(limits, dt))
         rules.append(
             (
                 self.threads <= limits.max_threads_per_block,
@@ -181,9 +217,8 @@ class Config:
         smem_limit = limits.smem_per_block_optin if self.DYNAMIC_SMEM else limits.smem_per_block
         rules.append(
             (
-                self.smem_bytes(dtype) <= smem_limit,
-                f"shared memory = {self.smem_bytes(dtype)} B for {dtype_name(dtype)} must be "
-                f"<= {smem_limit} B on {limits.name}",
+                self.smem_bytes(dt) <= smem_limit,
+                f"shared memory = {self.smem_bytes(dt)} B for {dt} must be <= {smem_limit} B on {limits.name}",
             )
         )
         broken = [rule for ok, rule in rules if not ok]
@@ -191,224 +226,28 @@ class Config:
             raise ValueError(
                 f"{self.STRATEGY} config {self.params()} is invalid: "
                 + "; ".join(broken)
-                + f". A valid config is {default_hint(self)}"
+                + f". A valid config is {self.default_hint()}"
             )
         return self
 
-    def is_valid(self, device: "int | DeviceLimits | None" = None, dtype="float32") -> bool:
+    def is_valid(self, device: "int | DeviceLimits | None" = None, dtype: Any = FLOAT32) -> bool:
         try:
             self.validate(device, dtype)
         except (TypeError, ValueError):
             return False
         return True
 
-
-def strategies_for(dtype) -> list[str]:
-    """The registered strategies that compute `dtype`."""
-    from .registry import STRATEGIES  # late import: the registry imports this module
-
-    return [n for n, e in STRATEGIES.items() if e.config_cls.supports(dtype)]
+    def default_hint(self) -> str:
+        """The strategy's default config (the class defaults) as `name=value` text."""
+        return ", ".join(f"{k}={v}" for k, v in type(self)().params().items())
 
 
-def default_hint(cfg: Config) -> str:
-    """The strategy's default config as `name=value` text, for error messages."""
-    from .registry import STRATEGIES  # late import: the registry imports this module
-
-    entry = STRATEGIES.get(cfg.STRATEGY)
-    if entry is None:
-        return "(see tiled-matmul list)"
-    return ", ".join(f"{k}={v}" for k, v in entry.default.params().items())
-
-
-# ---------------------------------------------------------------------------------------------
-# 1. naive
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class NaiveConfig(Config):
-    """One thread per output element; a block of block_x (along N) × block_y (along M) threads."""
-
-    STRATEGY: ClassVar[str] = "naive"
-    block_x: int = 16
-    block_y: int = 16
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.block_y, self.block_x)
-
-    def block(self) -> tuple[int, int, int]:
-        return (self.block_x, self.block_y, 1)
-
-    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
-        # Every output reads its whole row of A and column of B (the seed's M*N*2K).
-        return M * N * K, M * N * K
-
-
-# ---------------------------------------------------------------------------------------------
-# 2. thread_tile
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ThreadTileConfig(Config):
-    """Each thread computes tm × tn outputs straight from global memory (no shared memory).
-
-    A thread's outputs are strided by the block dims so neighbouring threads touch neighbouring
-    columns: every load and store of a warp stays coalesced.
-    """
-
-    STRATEGY: ClassVar[str] = "thread_tile"
-    block_x: int = 16
-    block_y: int = 16
-    tm: int = 4
-    tn: int = 4
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.block_y * self.tm, self.block_x * self.tn)
-
-    def block(self) -> tuple[int, int, int]:
-        return (self.block_x, self.block_y, 1)
-
-    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
-        # Each launched thread reads tm rows of A and tn columns of B, K long (edge threads clamp).
-        gx, gy, _ = self.grid(M, N)
-        threads = gx * gy * self.threads
-        return threads * self.tm * K, threads * self.tn * K
-
-    def _rules(self, limits, isz):
-        yield (self.tm * self.tn <= 64, f"tm*tn = {self.tm * self.tn} accumulators must be <= 64 (registers)")
-
-
-# ---------------------------------------------------------------------------------------------
-# 3. smem_tiled
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SmemTiledConfig(Config):
-    """Square tile × tile shared-memory tiles of A and B; one thread per output of the tile."""
-
-    STRATEGY: ClassVar[str] = "smem_tiled"
-    tile: int = 32
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.tile, self.tile)
-
-    def block(self) -> tuple[int, int, int]:
-        return (self.tile, self.tile, 1)
-
-    @property
-    def tile_k(self) -> int:
-        return self.tile
-
-    def smem_bytes(self, dtype="float32") -> int:
-        return 2 * self.tile * self.tile * itemsize(dtype)
-
-
-# ---------------------------------------------------------------------------------------------
-# 4. rect_tiled
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class RectTiledConfig(Config):
-    """Rectangular tiles: tile_m × tile_k of A and tile_k × tile_n of B in shared memory.
-
-    A block has (tile_n / coarsen) × tile_m threads; each accumulates `coarsen` outputs of one
-    row, strided by tile_n / coarsen columns so a warp's shared-memory reads hit distinct banks.
-    """
-
-    STRATEGY: ClassVar[str] = "rect_tiled"
-    tile_m: int = 32
-    tile_n: int = 64
-    tile_k: int = 16
-    coarsen: int = 4
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.tile_m, self.tile_n)
-
-    def block(self) -> tuple[int, int, int]:
-        return (max(self.tile_n // self.coarsen, 1), self.tile_m, 1)
-
-    def smem_bytes(self, dtype="float32") -> int:
-        return (self.tile_m * self.tile_k + self.tile_k * self.tile_n) * itemsize(dtype)
-
-    def _rules(self, limits, isz):
-        yield (
-            self.tile_n % self.coarsen == 0,
-            f"tile_n ({self.tile_n}) must be a multiple of coarsen ({self.coarsen})",
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# 5. register_blocked
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class RegisterBlockedConfig(Config):
-    """A bm × bn block tile staged through shared memory bk at a time, double-buffered.
-
-    Each of the (bm/tm)·(bn/tn) threads accumulates tm × tn outputs in registers as outer
-    products of a column of A (stored transposed in shared memory) and a row of B.
-    """
-
-    STRATEGY: ClassVar[str] = "register_blocked"
-    DYNAMIC_SMEM: ClassVar[bool] = True
-    #: 16-byte vectors hold 4 floats or 2 doubles; tm, tn and bk are multiples of 4 so both fit.
-    VEC_MULTIPLE: ClassVar[int] = 4
-    bm: int = 128
-    bn: int = 128
-    bk: int = 8
-    tm: int = 8
-    tn: int = 8
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.bm, self.bn)
-
-    def block(self) -> tuple[int, int, int]:
-        return ((self.bn // self.tn) * (self.bm // self.tm), 1, 1)
-
-    @staticmethod
-    def pad(isz: int) -> int:
-        """Row padding (elements) of the shared tiles: one 16-byte vector, which keeps rows
-        16-byte aligned and moves the transposed stores of A onto distinct banks."""
-        return 16 // isz
-
-    @property
-    def tile_k(self) -> int:
-        return self.bk
-
-    def _derived(self, isz: int) -> dict[str, int]:
-        return {"PAD": self.pad(isz), "VEC": 16 // isz}
-
-    def smem_bytes(self, dtype="float32") -> int:
-        isz = itemsize(dtype)
-        p = self.pad(isz)
-        return 2 * self.bk * ((self.bm + p) + (self.bn + p)) * isz
-
-    def _rules(self, limits, isz):
-        v = self.VEC_MULTIPLE
-        yield (self.bm % self.tm == 0, f"bm ({self.bm}) must be a multiple of tm ({self.tm})")
-        yield (self.bn % self.tn == 0, f"bn ({self.bn}) must be a multiple of tn ({self.tn})")
-        for name in ("tm", "tn", "bk"):
-            val = getattr(self, name)
-            yield (val % v == 0, f"{name} ({val}) must be a multiple of {v} (16-byte vectors)")
-        yield (self.tm * self.tn <= 128, f"tm*tn = {self.tm * self.tn} accumulators must be <= 128 (registers)")
-        threads = (self.bm // max(self.tm, 1)) * (self.bn // max(self.tn, 1))
-        vec = 16 // isz
-        for tile, rows in (("A", self.bm), ("B", self.bn)):
-            n_vec = rows * self.bk // vec
-            yield (
-                threads > 0 and n_vec % threads == 0,
-                f"the {tile} tile ({rows}x{self.bk} = {n_vec} vectors of {vec}) must split evenly "
-                f"over {threads} threads",
-            )
-
-
-# ---------------------------------------------------------------------------------------------
-# 6. warp_tiled
-# ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class WarpGridConfig(Config):
-    """Launch geometry shared by the warp-tiled kernels (warp_tiled, split_k, tensor_core): a
-    bm x bn block tile of (bm/wm)*(bn/wn) warps, bk deep per stage, on a 1-D grid of tiles that
-    the kernel maps to (row, column) in grouped order. Subclasses declare bm, bn, bk, wm, wn."""
+    """Launch geometry shared by the warp-tiled kernels (warp_tiled, split_k, tensor_core, wgmma):
+    a bm x bn block tile of warps, bk deep per stage, on a 1-D grid of tiles that the kernel maps
+    to (row, column) in grouped order. Subclasses declare bm, bn, bk (or a BK constant), and
+    either wm, wn (a grid of warp tiles) or their own block()."""
 
     #: slices of K (blockIdx.z); the split_k strategy overrides this with a parameter
     @property
@@ -417,313 +256,24 @@ class WarpGridConfig(Config):
 
     @property
     def tile_mn(self) -> tuple[int, int]:
-        return (self.bm, self.bn)
+        return (self.bm, self.bn)  # type: ignore[attr-defined]
 
     @property
     def tile_k(self) -> int:
-        return self.bk
+        return self.bk  # type: ignore[attr-defined]
 
     def block(self) -> tuple[int, int, int]:
-        return ((self.bm // self.wm) * (self.bn // self.wn) * 32, 1, 1)
+        return ((self.bm // self.wm) * (self.bn // self.wn) * 32, 1, 1)  # type: ignore[attr-defined]
 
     def grid(self, M: int, N: int) -> tuple[int, int, int]:
         """1-D: one block per output tile (the kernel maps ids to tiles in grouped order)."""
-        return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, self.splits)
+        bm, bn = self.tile_mn
+        return (cdiv(M, bm) * cdiv(N, bn), 1, self.splits)
 
-    def _rules(self, limits, isz):
-        yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")
-        yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")
-
-    def _fits_min_blocks(self, limits: DeviceLimits) -> Iterator[tuple[bool, str]]:
-        """`min_blocks` blocks of this config's (float32) shared memory fit one SM, with the 1 KB
-        per block the hardware reserves: what `__launch_bounds__(threads, min_blocks)` promises."""
-        yield (
-            self.min_blocks * (self.smem_bytes("float32") + 1024) <= limits.smem_per_sm,
-            f"min_blocks ({self.min_blocks}) blocks of {self.smem_bytes('float32')} B shared memory "
-            f"(+1 KB each reserved) must fit the SM's {limits.smem_per_sm} B",
-        )
+    def _warp_grid_rules(self) -> Iterator[Rule]:
+        """The block tile is a whole grid of warp tiles."""
+        yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")  # type: ignore[attr-defined]
+        yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
-class WarpTiledConfig(WarpGridConfig):
-    """A bm × bn block tile split into wm × wn warp tiles of 32 threads, each thread tm × tn.
-
-    Global → shared memory goes through a `stages`-deep cp.async pipeline (dynamic shared
-    memory, zero-filled ragged edges); A stays row-major in shared memory, padded so that 16-byte
-    reads of 8 different rows hit 8 different bank groups. Tiles are ordered in groups of
-    `group_m` tile rows so that blocks running together share A rows and B columns in L2.
-    The grid is 1-D (one block per tile), so M is not bound by the grid-y limit.
-    """
-
-    STRATEGY: ClassVar[str] = "warp_tiled"
-    DYNAMIC_SMEM: ClassVar[bool] = True
-    bm: int = 128
-    bn: int = 128
-    bk: int = 8
-    wm: int = 32
-    wn: int = 64
-    tm: int = 8
-    tn: int = 8
-    stages: int = 3
-    group_m: int = 8
-    min_blocks: int = 2
-
-    @staticmethod
-    def _vec(isz: int) -> int:
-        return 16 // isz
-
-    @staticmethod
-    def pad(isz: int) -> int:
-        """Row padding (elements) of the transposed A tile: one 16-byte vector, which keeps rows
-        16-byte aligned and spreads the element-wise transposing copies over more banks."""
-        return 16 // isz
-
-    def smem_bytes(self, dtype="float32") -> int:
-        isz = itemsize(dtype)
-        return self.stages * self.bk * ((self.bm + self.pad(isz)) + self.bn) * isz
-
-    def occupancy(self, isz: int) -> int:
-        """Blocks per SM promised to ptxas (__launch_bounds__): min_blocks for float32; 1 for
-        float64, whose accumulators need twice the registers."""
-        return self.min_blocks if isz == 4 else 1
-
-    def _derived(self, isz: int) -> dict[str, int]:
-        return {"VEC": self._vec(isz), "PAD": self.pad(isz), "SPLIT_K": self.splits,
-                "OCCUPANCY": self.occupancy(isz)}
-
-    def _rules(self, limits, isz):
-        vec = self._vec(isz)
-        yield from super()._rules(limits, isz)
-        yield (self.wm % self.tm == 0, f"wm ({self.wm}) must be a multiple of tm ({self.tm})")
-        yield (self.wn % self.tn == 0, f"wn ({self.wn}) must be a multiple of tn ({self.tn})")
-        per_warp = (self.wm // max(self.tm, 1)) * (self.wn // max(self.tn, 1))
-        yield (per_warp == 32, f"a warp tile holds (wm/tm)*(wn/tn) = {per_warp} threads; it must be 32")
-        for name in ("tm", "tn", "bk"):
-            val = getattr(self, name)
-            yield (val % 4 == 0, f"{name} ({val}) must be a multiple of 4 (16-byte vectors)")
-        yield (self.tm * self.tn <= 128, f"tm*tn = {self.tm * self.tn} accumulators must be <= 128 (registers)")
-        yield (2 <= self.stages <= 8, f"stages ({self.stages}) must be between 2 and 8")
-        yield (self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be <= 4")
-        threads = (self.bm // max(self.wm, 1)) * (self.bn // max(self.wn, 1)) * 32
-        yield (
-            self.bm * self.bk % threads == 0,
-            f"the A tile ({self.bm}x{self.bk} elements) must split evenly over {threads} threads",
-        )
-        yield (
-            self.bk * self.bn // vec % threads == 0,
-            f"the B tile ({self.bk * self.bn // vec} vectors of {vec}) must split evenly over {threads} threads",
-        )
-        occ = self.occupancy(isz)
-        yield (
-            occ * self.smem_bytes("float32" if isz == 4 else "float64") <= limits.smem_per_sm,
-            f"min_blocks ({occ}) blocks of {self.smem_bytes('float32' if isz == 4 else 'float64')} B "
-            f"shared memory must fit the SM's {limits.smem_per_sm} B",
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# 7. split_k
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SplitKConfig(WarpTiledConfig):
-    """warp_tiled with K cut into `split_k` slices (blockIdx.z), for small M·N with long K.
-
-    Each slice writes its partial product to a [split_k, M, N] workspace with plain stores; a
-    second kernel adds the slices in the fixed order 0..split_k-1, so the result is bit-identical
-    from run to run (no atomics). :meth:`run` does both launches.
-    """
-
-    STRATEGY: ClassVar[str] = "split_k"
-    bm: int = 64
-    bn: int = 64
-    bk: int = 8
-    wm: int = 32
-    wn: int = 32
-    tm: int = 4
-    tn: int = 8
-    stages: int = 4
-    group_m: int = 8
-    min_blocks: int = 4
-    split_k: int = 8
-
-    #: threads per block of the reduce kernel
-    REDUCE_THREADS: ClassVar[int] = 256
-
-    @property
-    def splits(self) -> int:
-        return self.split_k
-
-    def k_slice(self, K: int) -> int:
-        """K elements per slice (whole multiples of bk; the last slice may be shorter or empty)."""
-        return cdiv(cdiv(K, self.split_k), self.bk) * self.bk
-
-    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
-        tiles = cdiv(M, self.bm) * cdiv(N, self.bn)
-        steps = self.split_k * cdiv(self.k_slice(K), self.bk) if K else 0
-        return tiles * steps * self.bm * self.bk, tiles * steps * self.bk * self.bn
-
-    @staticmethod
-    def reduce_symbol(kernel_name: str) -> str:
-        """The reduce kernel's symbol, as 07_split_k.cu.j2 spells it."""
-        return "reduce_" + kernel_name.removeprefix("tm_")
-
-    def workspace_bytes(self, M: int, N: int, dtype="float32") -> int:
-        return self.split_k * M * N * itemsize(dtype)
-
-    def _rules(self, limits, isz):
-        yield from super()._rules(limits, isz)
-        yield (2 <= self.split_k <= 64, f"split_k ({self.split_k}) must be between 2 and 64")
-
-    def run(self, compiled, A, B, C, M: int, N: int, K: int, flags: int, stream=None) -> None:
-        """Partial products into a fresh workspace, then the fixed-order reduction into C."""
-        import cupy
-
-        i32 = np.int32
-        work = cupy.empty((self.split_k, M, N), dtype=C.dtype)
-        compiled.launch(self.grid(M, N), (A, B, work, i32(M), i32(N), i32(K), i32(flags)), stream=stream)
-        vec = 16 // C.dtype.itemsize
-        items = cdiv(M * N, vec) if flags & 2 else M * N
-        blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), 132 * 16))
-        reduce = compiled.companion(self.reduce_symbol(compiled.name))
-        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags)), stream=stream)
-
-
-# ---------------------------------------------------------------------------------------------
-# 8. tensor_core
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TensorCoreConfig(WarpGridConfig):
-    """float32 on tensor cores: mma.sync m16n8k8 TF32 with each operand split into big + small
-    TF32 parts and three MMAs per product (3xTF32), which keeps float32 accuracy.
-
-    The MMAs of one bk-deep K step chain into a partial tile that FADD then adds to the float32
-    accumulators (the tensor core rounds toward zero; chaining over all of K would let that bias
-    grow with K). A block whose result holds an Inf or NaN recomputes its tile with plain FMAs,
-    so Inf and NaN propagate as in FP32.
-
-    A bm x bn block tile of (bm/wm)*(bn/wn) warps, each a wm x wn warp tile of 16x8 MMA tiles; a
-    `stages`-deep cp.async pipeline of bk-deep stages, grouped block order (`group_m`), and
-    ``__launch_bounds__(threads, min_blocks)``. float32 only: float64 has no TF32 split.
-    """
-
-    STRATEGY: ClassVar[str] = "tensor_core"
-    DYNAMIC_SMEM: ClassVar[bool] = True
-    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
-    TENSOR_CORES: ClassVar[bool] = True
-    bm: int = 128
-    bn: int = 128
-    bk: int = 32
-    wm: int = 64
-    wn: int = 32
-    stages: int = 4
-    group_m: int = 8
-    min_blocks: int = 1
-
-    #: row padding (floats) of As[m][k] and Bs[k][n]: see the template's Layout notes
-    A_PAD: ClassVar[int] = 4
-    B_PAD: ClassVar[int] = 8
-
-    def smem_bytes(self, dtype="float32") -> int:
-        isz = itemsize(dtype)
-        return self.stages * (self.bm * (self.bk + self.A_PAD) + self.bk * (self.bn + self.B_PAD)) * isz
-
-    def _derived(self, isz: int) -> dict[str, int]:
-        return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD}
-
-    def _rules(self, limits, isz):
-        yield from super()._rules(limits, isz)
-        yield (self.wm % 16 == 0, f"wm ({self.wm}) must be a multiple of 16 (the MMA tile's rows)")
-        yield (self.wn % 8 == 0, f"wn ({self.wn}) must be a multiple of 8 (the MMA tile's columns)")
-        yield (self.bk % 8 == 0, f"bk ({self.bk}) must be a multiple of 8 (the MMA tile's depth)")
-        acc = self.wm * self.wn // 32
-        yield (acc <= 128, f"a warp tile of wm*wn = {self.wm * self.wn} gives {acc} accumulators per thread; at most 128 fit in registers")
-        yield (2 <= self.stages <= 8, f"stages ({self.stages}) must be between 2 and 8")
-        yield (1 <= self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be between 1 and 4")
-        threads = self.threads  # params are >= 1 here (validate checks that first)
-        yield (
-            self.bm * self.bk // 4 % threads == 0,
-            f"the A tile ({self.bm * self.bk // 4} vectors of 4) must split evenly over {threads} threads",
-        )
-        yield (
-            self.bk * self.bn // 4 % threads == 0,
-            f"the B tile ({self.bk * self.bn // 4} vectors of 4) must split evenly over {threads} threads",
-        )
-        yield from self._fits_min_blocks(limits)
-
-
-# ---------------------------------------------------------------------------------------------
-# 9. wgmma
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class WgmmaConfig(WarpGridConfig):
-    """float32 on Hopper's warpgroup tensor cores: ``wgmma.mma_async`` TF32 with the 3xTF32 split
-    of tensor_core, sm_90a only.
-
-    A bm x bn block tile of bn/64 warpgroups (128 threads each). Every warpgroup computes its 64
-    columns of C for all bm rows as one wgmma of shape m64 x n{bm} x k8 per product term (C^T =
-    B^T A^T, since TF32 wgmma needs its shared-memory operand k-contiguous, as A is and B is not).
-    A `stages`-deep cp.async pipeline of 32-deep K steps (one 128-byte swizzled row of A per m),
-    grouped block order (`group_m`) and ``__launch_bounds__(threads, min_blocks)``.
-    """
-
-    STRATEGY: ClassVar[str] = "wgmma"
-    DYNAMIC_SMEM: ClassVar[bool] = True
-    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
-    TENSOR_CORES: ClassVar[bool] = True
-    #: NVRTC target: wgmma exists only in the architecture-specific sm_90a instruction set
-    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
-    bm: int = 128
-    bn: int = 128
-    stages: int = 3  # 4 costs ptxas 36 bytes of spills at bm = 128
-    group_m: int = 8
-    min_blocks: int = 1
-
-    #: K depth of a stage: 32 floats, one 128-byte swizzle row
-    BK: ClassVar[int] = 32
-    #: row padding (floats) of Bs[k][n]: see the template's Layout notes
-    B_PAD: ClassVar[int] = 8
-    #: the A tile's shared-memory layout: 128 (128-byte swizzle) or 0 (plain core matrices)
-    SWIZZLE: ClassVar[int] = 128
-
-    @property
-    def bk(self) -> int:
-        return self.BK
-
-    @property
-    def warpgroups(self) -> int:
-        return max(self.bn // 64, 1)
-
-    def block(self) -> tuple[int, int, int]:
-        return (128 * self.warpgroups, 1, 1)
-
-    def smem_bytes(self, dtype="float32") -> int:
-        isz = itemsize(dtype)
-        # STAGES A stages + two stages of A's small parts + STAGES B stages, + 1 KB to align to 1 KB
-        floats = (self.stages + 2) * self.bm * self.BK + self.stages * self.BK * (self.bn + self.B_PAD)
-        return floats * isz + 1024
-
-    def _derived(self, isz: int) -> dict[str, int]:
-        return {"BK": self.BK, "B_PAD": self.B_PAD, "SWIZZLE": self.SWIZZLE, "D_REGS": self.bm // 2}
-
-    def _rules(self, limits, isz):
-        yield (
-            self.runs_on(limits),
-            f"wgmma runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}",
-        )
-        yield (self.bn % 64 == 0 and self.bn <= 256, f"bn ({self.bn}) must be 64, 128, 192 or 256 (64 columns per warpgroup)")
-        yield (
-            self.bm % 8 == 0 and self.bm <= 128,
-            f"bm ({self.bm}) must be a multiple of 8 up to 128 (the wgmma n size; "
-            f"the accumulators and the per-step tile take bm registers per thread)",
-        )
-        rows = self.threads // self.BK
-        yield (
-            self.bm % rows == 0,
-            f"bm ({self.bm}) must be a multiple of threads/32 = {rows} (rows per pass of the element-wise copies)",
-        )
-        yield (
-            3 <= self.stages <= 8,
-            f"stages ({self.stages}) must be between 3 and 8 (copies run stages-2 steps ahead)",
-        )
-        yield (1 <= self.min_blocks <= 4, f"min_blocks ({self.min_blocks}) must be between 1 and 4")
-        yield from self._fits_min_blocks(limits)
+__all__ = ["Config", "WarpGridConfig", "Rule", "cdiv"]

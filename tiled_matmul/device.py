@@ -34,6 +34,20 @@ class DeviceLimits:
     def arch(self) -> str:
         return f"sm_{self.compute_capability}"
 
+    @property
+    def smem_reserved_per_block(self) -> int:
+        """Shared memory the hardware sets aside for every resident block (1 KB from sm_80 on)."""
+        return 1024 if int(self.compute_capability) >= 80 else 0
+
+    def blocks_by_smem(self, smem: int) -> int:
+        """How many blocks using `smem` bytes of shared memory each fit one SM, reserve included.
+
+        The one formula for "fits on one SM": config rules (``min_blocks``) and the occupancy
+        model of :mod:`tiled_matmul.analysis` both use it.
+        """
+        per_block = smem + self.smem_reserved_per_block
+        return self.smem_per_sm // per_block if per_block > 0 else self.max_blocks_per_sm
+
 
 #: The H100 SXM (sm_90) numbers, used where no GPU is present.
 H100_LIMITS = DeviceLimits(

@@ -31,7 +31,8 @@ import functools
 from typing import Any, Sequence
 
 from . import registry
-from .configs import Config, cdiv, dtype_name, itemsize
+from .configs import Config, cdiv
+from .dtypes import as_dtype
 from .device import DeviceLimits, device_limits, gpu_available
 
 #: FP32 FMA units per SM used for the peak rate (SMs × 128 × 2 FLOP × clock).
@@ -86,7 +87,7 @@ def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32") -> dict[str, A
     like split-K) adds that workspace, written once and read once, to the traffic behind
     ``intensity``; it is reported as ``workspace_bytes``.
     """
-    isz = itemsize(dtype)
+    isz = as_dtype(dtype).itemsize
     a_el, b_el = cfg.global_reads(M, N, K)
     ws_fn = getattr(cfg, "workspace_bytes", None)
     workspace = int(ws_fn(M, N, dtype)) if callable(ws_fn) else 0
@@ -246,7 +247,7 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32
     """
     entry = registry.get(strategy)
     M, N, K = parse_shape(shape)
-    dt = dtype_name(dtype)
+    dt = as_dtype(dtype)
     cfg = entry.make_config(**params)
     gpu = gpu_available() and not (isinstance(device, DeviceLimits) and not device.is_real)
     limits = device_limits(device)

@@ -1,7 +1,7 @@
 """A tuning-free pick of strategy and config for a shape: what `strategy="auto"` falls back to
 when no tuning data covers (M, N, K).
 
-Pure function of its arguments (no GPU, no I/O). The rules follow H100 measurements against
+A function of its arguments and the GPU's SM count (no I/O). The rules follow H100 measurements against
 cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_blocked's default
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
@@ -24,18 +24,18 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
 
 from __future__ import annotations
 
-from .configs import cdiv, dtype_name
+from typing import Any
 
-#: streaming multiprocessors assumed (H100 SXM); only the order of magnitude matters here
-SMS = 132
+from .configs import cdiv
+from .device import device_limits
+from .dtypes import as_dtype
 
 _SPLIT_BIG = dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2)
 _SPLIT_SMALL = dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4)
 _SMALL = dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4)
 _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
-#: wgmma block heights for big shapes, their speed relative to 128 rows on whole waves (H100:
-#: 1.36x, 1.31x, 1.26x cuBLAS at 4096^3 in the first measurement; 1.33x, 1.27x, 1.20x at 4097^3
-#: after the copy fix), and the params that select them
+#: wgmma block heights for big shapes, their speed relative to 128 rows on whole waves (H100,
+#: 4097^3: 1.33x, 1.27x, 1.20x cuBLAS), and the params that select them
 _WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112, stages=4)), 96: (0.93, dict(bm=96, stages=4))}
 _WG_MID = dict(bm=64, bn=128, stages=6)
 _WG_NARROW = dict(bm=64, bn=64, stages=4, min_blocks=2)
@@ -55,10 +55,11 @@ def _slices(tiles: int, K: int, target: int) -> int:
     return split
 
 
-def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS,
+def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" = None,
               tensor_cores: bool = True, wgmma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
 
+    `sms` is the GPU's SM count (the current device's, or the H100 stand-in's, when None);
     `wgmma` says whether the GPU runs sm_90a code (Hopper); `tensor_cores=False` keeps to FFMA.
 
     >>> recommend(4096, 4096, 4096)
@@ -72,8 +73,10 @@ def recommend(M: int, N: int, K: int, dtype="float32", sms: int = SMS,
     >>> recommend(256, 256, 65536)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     """
-    if dtype_name(dtype) == "float64":
+    if as_dtype(dtype).itemsize == 8:
         return "warp_tiled", {}
+    if sms is None:
+        sms = device_limits().sm_count
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
     if tensor_cores and wgmma:
         if big_tiles >= sms:

@@ -18,12 +18,16 @@ Accepted operands, and how they are seen (all zero-copy):
 
 from __future__ import annotations
 
+import functools
+import operator
+import types
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .configs import DTYPES
+from .device import gpu_available
+from .dtypes import BY_CHAR, DTYPES, DType
 
 ACCEPTED = (
     "a cupy.ndarray, a numpy.ndarray, or an object exposing __cuda_array_interface__ "
@@ -218,3 +222,70 @@ def check_operands(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "
             if r_out is not None and r is not None and r_out[0] < r[1] and r[0] < r_out[1]:
                 raise ValueError(f"out overlaps input {name}; pass an out that shares no memory with a or b")
     return da, db, dout
+
+
+# ---------------------------------------------------------------------------------------------
+# the hot path: plain cupy operands vetted from metadata in a few microseconds
+# ---------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def cupy_bindings() -> "types.SimpleNamespace | None":
+    """CuPy and the few functions the hot path calls on every launch, bound once; None without a
+    GPU (importing tiled_matmul must work without CuPy)."""
+    if not gpu_available():
+        return None
+    import cupy
+
+    return types.SimpleNamespace(
+        cupy=cupy,
+        ndarray=cupy.ndarray,
+        get_device=cupy.cuda.runtime.getDevice,
+        current_stream=cupy.cuda.get_current_stream,
+        # ndarray._c_contiguous is a plain attribute; .flags builds a Flags object per access.
+        c_contiguous=(operator.attrgetter("_c_contiguous") if hasattr(cupy.ndarray, "_c_contiguous")
+                      else (lambda x: x.flags.c_contiguous)),
+    )
+
+
+def fast_operands(a: Any, b: Any, out: Any) -> "tuple[int, int, int, int, DType] | None":
+    """(M, N, K, device, dtype) when a, b (and out) are plain C-contiguous cupy arrays that pass
+    every rule of :func:`check_operands` on the current device, with nothing to copy; else None.
+
+    This is the common case and it must cost a few microseconds: it reads only shapes, dtypes,
+    flags and pointers. Returning None sends the call through :func:`check_operands`, which
+    raises the proper error for bad input, so every rule still lives there.
+    """
+    cp = cupy_bindings()
+    if cp is None:
+        return None
+    nd = cp.ndarray
+    if type(a) is not nd or type(b) is not nd or (out is not None and type(out) is not nd):
+        return None
+    sa, sb = a.shape, b.shape
+    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or a.dtype != b.dtype:
+        return None
+    dt = BY_CHAR.get(a.dtype.char)
+    if dt is None:
+        return None
+    M, K = sa
+    N = sb[1]
+    c_contiguous = cp.c_contiguous
+    if not (M and N and K) or M > MAX_DIM or N > MAX_DIM or K > MAX_DIM or not (c_contiguous(a) and c_contiguous(b)):
+        return None
+    device = a.data.device_id
+    if b.data.device_id != device or device != cp.get_device():
+        return None
+    if out is not None:
+        if out.shape != (M, N) or out.dtype != a.dtype or not c_contiguous(out) or out.data.device_id != device:
+            return None
+        lo, hi = out.data.ptr, out.data.ptr + out.nbytes
+        for x in (a, b):
+            if x.data.ptr < hi and lo < x.data.ptr + x.nbytes:
+                return None  # overlap: check_operands raises
+    return M, N, K, device, dt
+
+
+def launch_flags(a_ptr: int, b_ptr: int, c_ptr: int, K: int, N: int, itemsize: int) -> int:
+    """The kernels' `flags` argument: bit 0 when every row of A starts on a 16-byte boundary,
+    bit 1 when every row of B and of C does (16-byte vector accesses are legal only then)."""
+    return int(a_ptr % 16 == 0 and (K * itemsize) % 16 == 0) | (
+        int(b_ptr % 16 == 0 and c_ptr % 16 == 0 and (N * itemsize) % 16 == 0) << 1)

@@ -11,14 +11,13 @@ from __future__ import annotations
 import functools
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
-from .configs import DTYPES, Config, dtype_name
+from .configs import Config
+from .dtypes import FLOAT32, as_dtype
 from .registry import Strategy, get
-
-#: C type and 16-byte vector type per dtype.
-CTYPES: dict[str, tuple[str, str]] = {"float32": ("float", "float4"), "float64": ("double", "double2")}
 
 
 def templates_dir() -> Path:
@@ -45,29 +44,28 @@ def environment() -> jinja2.Environment:
     )
 
 
-def kernel_name(strategy: str, config: Config, dtype) -> str:
+def kernel_name(strategy: str, config: Config, dtype: Any) -> str:
     """The unique `extern "C"` symbol for (strategy, config, dtype)."""
-    return f"tm_{strategy}_{DTYPES[dtype_name(dtype)]}_{config.tag()}"
+    return f"tm_{strategy}_{as_dtype(dtype).short}_{config.tag()}"
 
 
-def render(strategy: "str | Strategy", config: Config, dtype="float32") -> str:
+def render(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32) -> str:
     """CUDA C source of `strategy` for `config` and `dtype`. Needs no GPU."""
     entry = get(strategy) if isinstance(strategy, str) else strategy
     if not isinstance(config, entry.config_cls):
         raise TypeError(
             f"strategy {entry.name!r} takes a {entry.config_cls.__name__}, got {type(config).__name__}"
         )
-    dt = dtype_name(dtype)
+    dt = as_dtype(dtype)
     if not entry.supports(dt):
         raise ValueError(f"strategy {entry.name!r} computes {', '.join(entry.config_cls.SUPPORTED_DTYPES)} only, not {dt}")
-    ctype, vtype = CTYPES[dt]
     variables = dict(config.template_vars(dt))
     variables.update(
         KERNEL_NAME=kernel_name(entry.name, config, dt),
         STRATEGY=entry.name,
-        T=ctype,
-        VEC_T=vtype,
-        DTYPE=dt,
+        T=dt.ctype,
+        VEC_T=dt.vec_ctype,
+        DTYPE=dt.name,
         PARAMS=", ".join(f"{k}={v}" for k, v in config.params().items()),
     )
     return environment().get_template(entry.template).render(**variables)

@@ -32,7 +32,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from . import registry, tunedb
-from .configs import Config, dtype_name
+from .configs import Config
+from .dtypes import as_dtype
 
 
 @dataclass
@@ -161,7 +162,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     M, N, K = (int(x) for x in (M, N, K))
     if min(M, N, K) < 1:
         raise ValueError(f"tune needs M, N, K >= 1; got {M}x{N}x{K}")
-    dt = dtype_name(dtype)
+    dt = as_dtype(dtype)
     dev = cupy.cuda.runtime.getDevice() if device is None else int(device)
     t_start = time.perf_counter()
     with cupy.cuda.Device(dev):
@@ -258,15 +259,14 @@ def _fast_call(k, a, b, c, shape, dt, dev, check):
 
     M, N, K = shape
     try:
-        from .api import _aligned
+        from .operands import launch_flags
 
-        run = getattr(k.compiled(dt, dev), "run", None)
-        if run is None:
-            return None
-        flags = int(_aligned(a, K)) | (int(_aligned(b, N) and _aligned(c, N)) << 1)
+        compiled = k.compiled(dt, dev)
+        flags = launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, as_dtype(dt).itemsize)
+        launch = k.config.launch
 
         def call():
-            run(a, b, c, M, N, K, flags)
+            launch(compiled, a, b, c, M, N, K, flags, cupy.cuda.get_current_stream())
 
         c.fill(cupy.nan)
         call()

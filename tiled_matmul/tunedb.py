@@ -1,4 +1,4 @@
-"""The tuning database and the `strategy="auto"` dispatch.
+"""The tuning database: where it lives, its format, shape buckets, and atomic merging writes.
 
 Where the database lives
 ------------------------
@@ -45,15 +45,7 @@ C are not 16-byte aligned and the kernels' 128-bit load path is off. The key is
 ``"<dtype>/<M'>x<N'>x<K'>"`` plus ``"/ragged"``; e.g. 3001×2999×3007 float32 →
 ``"float32/3072x3072x3072/ragged"`` and 1000×1000×1000 → ``"float32/1024x1024x1024"``.
 
-`strategy="auto"`
------------------
-:func:`choose` looks the bucket up in the user database, then in the shipped databases, and
-otherwise asks ``tiled_matmul.heuristic.recommend(M, N, K, dtype)`` (``("register_blocked", {})``
-while that module does not exist). With ``TILED_MATMUL_TENSOR_CORES=0`` in the environment, `auto`
-skips tensor-core entries (tensor_core, wgmma) and the heuristic keeps to plain float32 FMAs. Choices are cached in-process per (device, dtype, shape) and per
-(device, dtype, bucket), so after the first call of a shape the dispatch is one dict lookup. Call
-:func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing the file from outside;
-:func:`tiled_matmul.tune` clears it itself after saving.
+How `strategy="auto"` reads these files is :mod:`tiled_matmul.dispatch`.
 """
 
 from __future__ import annotations
@@ -67,11 +59,12 @@ import tempfile
 import threading
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .configs import dtype_name
+from .device import device_limits
+from .dtypes import as_dtype
 
 SCHEMA = "tiled-matmul/tunedb"
 SCHEMA_VERSION = 1
@@ -83,6 +76,11 @@ H100_NAME = "NVIDIA H100 80GB HBM3"
 #: Row alignment the 128-bit paths need, in elements (16 bytes of float32).
 RAGGED_MULTIPLE = 4
 MIN_BUCKET = 16
+
+
+#: bumped by every :func:`save_entries` of this process, so that the dispatch's caches know
+#: when what they read may have changed
+generation = 0
 
 
 class TuneDBWarning(UserWarning):
@@ -126,8 +124,6 @@ def device_id(device: Any = None) -> DeviceId:
     """
     if isinstance(device, DeviceId):
         return device
-    from .device import device_limits
-
     lim = device_limits(device)
     name = lim.name if lim.is_real else lim.name.split(" (assumed")[0]
     return DeviceId(name, str(lim.compute_capability), package_version())
@@ -177,7 +173,7 @@ def is_ragged(M: int, N: int, K: int) -> bool:
 
 def bucket(M: int, N: int, K: int, dtype="float32") -> str:
     """The database key of an M x N x K product of `dtype` (see the module docstring)."""
-    key = f"{dtype_name(dtype)}/{bucket_dim(M)}x{bucket_dim(N)}x{bucket_dim(K)}"
+    key = f"{as_dtype(dtype)}/{bucket_dim(M)}x{bucket_dim(N)}x{bucket_dim(K)}"
     return key + "/ragged" if is_ragged(M, N, K) else key
 
 
@@ -357,212 +353,13 @@ def save_entries(entries: Mapping[str, Mapping], dev: "DeviceId | None" = None,
         section["entries"].update({k: dict(v) for k, v in entries.items()})
         section["updated"] = _now()
         _atomic_write(path, doc)
-    _forget_file(path)
-    clear_cache()
+    global generation
+    generation += 1
     return path
 
 
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-
-
-# ---------------------------------------------------------------------------------------------
-# lookup and dispatch
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Choice:
-    """What `auto` runs for a shape, and where that came from."""
-
-    strategy: str
-    params: dict = field(default_factory=dict, hash=False, compare=True)
-    source: str = "heuristic"  # "user-db" | "shipped-db" | "heuristic" | "fallback"
-    bucket: str = ""
-    entry: "dict | None" = field(default=None, hash=False, compare=False)
-
-
-#: parsed files, keyed by path, with the (mtime_ns, size) they were read at
-_files: dict[str, tuple[tuple[int, int], dict]] = {}
-_warned: set = set()
-
-
-def _forget_file(path: Path) -> None:
-    _files.pop(str(path), None)
-
-
-def _load_cached(path: Path) -> dict:
-    try:
-        st = path.stat()
-    except OSError:
-        return _empty()
-    stamp = (st.st_mtime_ns, st.st_size)
-    hit = _files.get(str(path))
-    if hit is not None and hit[0] == stamp:
-        return hit[1]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        doc = read_db(path)
-    for w in caught:  # warn once per file and problem, not on every re-read
-        if (str(path), str(w.message)) not in _warned:
-            _warned.add((str(path), str(w.message)))
-            warnings.warn(w.message, TuneDBWarning, stacklevel=4)
-    _files[str(path)] = (stamp, doc)
-    return doc
-
-
-#: set to "0" to keep `auto` off the tensor-core strategies (tensor_core, wgmma: 3xTF32) and on
-#: plain float32 FMAs
-TENSOR_CORES_ENV = "TILED_MATMUL_TENSOR_CORES"
-
-
-def tensor_cores_allowed() -> bool:
-    """Whether `auto` may pick tensor_core or wgmma (read when a shape bucket is first resolved)."""
-    return os.environ.get(TENSOR_CORES_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
-
-
-def _heuristic(M: int, N: int, K: int, dtype: str, cc: str = "90") -> "tuple[str, dict, str]":
-    try:
-        from .heuristic import recommend
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("tiled_matmul.heuristic", f"{__package__}.heuristic"):
-            raise
-        return "register_blocked", {}, "fallback"
-    name, params = recommend(M, N, K, dtype, tensor_cores=tensor_cores_allowed(), wgmma=str(cc) == "90")
-    return name, dict(params or {}), "heuristic"
-
-
-def _usable(entry: Mapping, where: str, key: str, dtype: str) -> bool:
-    """True when the entry's strategy and params exist in this registry and validate."""
-    from . import registry
-
-    try:
-        strategy = registry.get(entry["strategy"])
-        if strategy.config_cls.TENSOR_CORES and not tensor_cores_allowed():
-            return False  # the user opted out (TILED_MATMUL_TENSOR_CORES=0): not a broken entry
-        cfg = strategy.make_config(**entry.get("params", {}))
-        cfg.validate(dtype=dtype)
-        return True
-    except (ValueError, TypeError) as exc:
-        tag = (where, key, entry.get("strategy"))
-        if tag not in _warned:
-            _warned.add(tag)
-            warnings.warn(f"tiled-matmul: ignoring {where} entry {key} ({exc})", TuneDBWarning, stacklevel=4)
-        return False
-
-
-def lookup_entry(M: int, N: int, K: int, dtype="float32", device: Any = None) -> "tuple[str, dict] | None":
-    """(source, entry) of the database entry for this shape's bucket, user database first."""
-    dt = dtype_name(dtype)
-    dev = device_id(device)
-    key = bucket(M, N, K, dt)
-    entry = entries_for(_load_cached(user_db_path()), dev).get(key)
-    if entry is not None and _usable(entry, "user-db", key, dt):
-        return "user-db", entry
-    for p in shipped_db_paths():
-        entry = entries_for(_load_cached(p), dev, match_package=False).get(key)
-        if entry is not None and _usable(entry, "shipped-db", key, dt):
-            return "shipped-db", entry
-    return None
-
-
-#: (device, dtype, bucket) -> Choice, and (device, dtype, M, N, K) -> MatmulKernel
-_choices: dict[tuple, Choice] = {}
-_kernels: dict[tuple, Any] = {}
-_MAX_SHAPES = 4096
-
-
-def clear_cache() -> None:
-    """Forget every cached auto choice and parsed file (after editing a database or the env var)."""
-    _choices.clear()
-    _kernels.clear()
-    _files.clear()
-
-
-def choose(M: int, N: int, K: int, dtype="float32", device: Any = None) -> Choice:
-    """The strategy and params `auto` uses for an M x N x K product (cached per bucket)."""
-    dt = dtype_name(dtype)
-    dev = device_id(device)
-    key = bucket(M, N, K, dt)
-    ck = (dev, key, tensor_cores_allowed())
-    hit = _choices.get(ck)
-    if hit is not None:
-        return hit
-    found = lookup_entry(M, N, K, dt, dev)
-    if found is not None:
-        source, entry = found
-        choice = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
-    else:
-        name, params, source = _heuristic(M, N, K, dt, dev.cc)
-        choice = Choice(name, params, source, key)
-    _choices[ck] = choice
-    return choice
-
-
-def _current_device() -> int:
-    try:
-        import cupy
-
-        return cupy.cuda.runtime.getDevice()
-    except Exception:
-        return 0
-
-
-def auto_kernel(M: int, N: int, K: int, dtype: str, device: "int | None" = None):
-    """The MatmulKernel `auto` runs for this shape on `device`: a dict hit after the first call."""
-    dev = _current_device() if device is None else device
-    k = _kernels.get((dev, dtype, M, N, K))
-    if k is not None:
-        return k
-    from .api import kernel
-
-    choice = choose(M, N, K, dtype, dev)
-    k = kernel(choice.strategy, **choice.params)
-    if len(_kernels) >= _MAX_SHAPES:
-        _kernels.clear()
-    _kernels[(dev, dtype, M, N, K)] = k
-    return k
-
-
-class AutoKernel:
-    """What ``kernel("auto")`` returns: picks the tuned kernel for each call's shape.
-
-    The shape is only known at call time, so every call looks its bucket up (a dict hit after the
-    first call of a shape). :meth:`resolve` shows the choice for a shape without running anything.
-
-    >>> k = kernel("auto")                      # doctest: +SKIP
-    >>> c = k(a, b)                              # doctest: +SKIP
-    >>> k.resolve(4096, 4096, 4096)              # doctest: +SKIP
-    Choice(strategy='...', params={...}, source='shipped-db', bucket='float32/4096x4096x4096')
-    """
-
-    strategy = "auto"
-
-    def __repr__(self) -> str:
-        return "AutoKernel('auto')"
-
-    def resolve(self, M: int, N: int, K: int, dtype="float32", device: Any = None) -> Choice:
-        return choose(M, N, K, dtype, device)
-
-    def kernel_for(self, M: int, N: int, K: int, dtype="float32", device: "int | None" = None):
-        """The concrete MatmulKernel used for this shape."""
-        return auto_kernel(M, N, K, dtype_name(dtype), device)
-
-    def source(self, *args, **kwargs):
-        raise TypeError("kernel('auto') has no single source: its kernel depends on the shape; "
-                        "use kernel('auto').kernel_for(M, N, K).source()")
-
-    def __call__(self, a: Any, b: Any, out: Any = None):
-        from .api import _DTYPE_BY_CHAR, _fast_operands
-        from .operands import check_operands
-
-        fast = _fast_operands(a, b, out)
-        if fast is not None:
-            M, N, K, device = fast
-            return auto_kernel(M, N, K, _DTYPE_BY_CHAR[a.dtype.char], device)._launch_fast(a, b, out, *fast)
-        da, db, dout = check_operands(a, b, out)
-        return auto_kernel(da.shape[0], db.shape[1], da.shape[1], da.dtype.name, da.device)._run(da, db, dout)
-
-
-AUTO = AutoKernel()
 
 
 def describe(doc: Mapping) -> Iterable[tuple[str, str, dict]]:

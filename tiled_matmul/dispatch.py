@@ -1,0 +1,171 @@
+"""`strategy="auto"`: which strategy and config run an M x N x K product.
+
+:func:`choose` looks the shape's bucket (:func:`tiled_matmul.tunedb.bucket`) up in the user's
+tuning database, then in the databases shipped for this GPU, and otherwise asks
+:func:`tiled_matmul.heuristic.recommend`. With ``TILED_MATMUL_TENSOR_CORES=0`` in the environment,
+`auto` skips tensor-core entries (tensor_core, wgmma) and the heuristic keeps to plain float32
+FMAs. Choices are cached in-process per (device, bucket) and, through :func:`for_shape`, per
+exact shape, so after the first call of a shape the dispatch is one dict lookup. Saving to a
+database in this process (:func:`tiled_matmul.tunedb.save_entries`) invalidates both caches;
+call :func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing a file from outside.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, TypeVar
+
+from . import registry, tunedb
+from .device import device_limits
+from .dtypes import DType, as_dtype
+from .heuristic import recommend
+from .tunedb import TuneDBWarning, bucket, device_id, entries_for, read_db
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What `auto` runs for a shape, and where that came from."""
+
+    strategy: str
+    params: dict = field(default_factory=dict, hash=False, compare=True)
+    source: str = "heuristic"  # "user-db" | "shipped-db" | "heuristic"
+    bucket: str = ""
+    entry: "dict | None" = field(default=None, hash=False, compare=False)
+
+
+#: parsed files, keyed by path, with the (mtime_ns, size) they were read at
+_files: dict[str, tuple[tuple[int, int], dict]] = {}
+_warned: set = set()
+
+
+def _load_cached(path: Path) -> dict:
+    try:
+        st = path.stat()
+    except OSError:
+        return tunedb.read_db(path, warn=False)  # a missing file reads as an empty database
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = _files.get(str(path))
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = read_db(path)
+    for w in caught:  # warn once per file and problem, not on every re-read
+        if (str(path), str(w.message)) not in _warned:
+            _warned.add((str(path), str(w.message)))
+            warnings.warn(w.message, TuneDBWarning, stacklevel=4)
+    _files[str(path)] = (stamp, doc)
+    return doc
+
+
+#: set to "0" to keep `auto` off the tensor-core strategies (tensor_core, wgmma: 3xTF32) and on
+#: plain float32 FMAs
+TENSOR_CORES_ENV = "TILED_MATMUL_TENSOR_CORES"
+
+
+def tensor_cores_allowed() -> bool:
+    """Whether `auto` may pick tensor_core or wgmma (read when a shape bucket is first resolved)."""
+    return os.environ.get(TENSOR_CORES_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def _usable(entry: Mapping, where: str, key: str, dt: DType) -> bool:
+    """True when the entry's strategy and params exist in this registry and validate."""
+    try:
+        strategy = registry.get(entry["strategy"])
+        if strategy.config_cls.TENSOR_CORES and not tensor_cores_allowed():
+            return False  # the user opted out (TILED_MATMUL_TENSOR_CORES=0): not a broken entry
+        cfg = strategy.make_config(**entry.get("params", {}))
+        cfg.validate(dtype=dt)
+        return True
+    except (ValueError, TypeError) as exc:
+        tag = (where, key, entry.get("strategy"))
+        if tag not in _warned:
+            _warned.add(tag)
+            warnings.warn(f"tiled-matmul: ignoring {where} entry {key} ({exc})", TuneDBWarning, stacklevel=4)
+        return False
+
+
+def lookup_entry(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -> "tuple[str, dict] | None":
+    """(source, entry) of the database entry for this shape's bucket, user database first."""
+    dt = as_dtype(dtype)
+    dev = device_id(device)
+    key = bucket(M, N, K, dt)
+    entry = entries_for(_load_cached(tunedb.user_db_path()), dev).get(key)
+    if entry is not None and _usable(entry, "user-db", key, dt):
+        return "user-db", entry
+    for p in tunedb.shipped_db_paths():
+        entry = entries_for(_load_cached(p), dev, match_package=False).get(key)
+        if entry is not None and _usable(entry, "shipped-db", key, dt):
+            return "shipped-db", entry
+    return None
+
+
+#: (device, bucket, tensor cores allowed) -> Choice, and (device, dtype, M, N, K) -> what
+#: :func:`for_shape`'s caller built from the choice
+_choices: dict[tuple, Choice] = {}
+_per_shape: dict[tuple, Any] = {}
+_MAX_SHAPES = 4096
+#: the database generation the caches were filled at
+_seen_generation = 0
+
+
+def clear_cache() -> None:
+    """Forget every cached auto choice and parsed file (after editing a database or the env var)."""
+    global _seen_generation
+    _choices.clear()
+    _per_shape.clear()
+    _files.clear()
+    _seen_generation = tunedb.generation
+
+
+def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -> Choice:
+    """The strategy and params `auto` uses for an M x N x K product (cached per bucket)."""
+    if tunedb.generation != _seen_generation:
+        clear_cache()
+    dt = as_dtype(dtype)
+    dev = device_id(device)
+    key = bucket(M, N, K, dt)
+    ck = (dev, key, tensor_cores_allowed())
+    hit = _choices.get(ck)
+    if hit is not None:
+        return hit
+    found = lookup_entry(M, N, K, dt, dev)
+    if found is not None:
+        source, entry = found
+        choice = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
+    else:
+        name, params = recommend(M, N, K, dt, sms=_sm_count(device),
+                                 tensor_cores=tensor_cores_allowed(), wgmma=str(dev.cc) == "90")
+        choice = Choice(name, dict(params or {}), "heuristic", key)
+    _choices[ck] = choice
+    return choice
+
+
+def _sm_count(device: Any) -> int:
+    """SMs of `device`; a DeviceId (a database identity, not a GPU) reads the current device's."""
+    return device_limits(None if isinstance(device, tunedb.DeviceId) else device).sm_count
+
+
+def for_shape(M: int, N: int, K: int, dt: DType, device: int, build: Callable[[Choice], T]) -> T:
+    """``build(choose(...))`` for this exact shape, cached: one dict lookup after the first call.
+
+    The API passes a `build` that turns a choice into its kernel object, so the object the hot
+    path needs is what the cache holds.
+    """
+    hit = _per_shape.get((device, dt, M, N, K))
+    if hit is not None and tunedb.generation == _seen_generation:
+        return hit
+    made = build(choose(M, N, K, dt, device))
+    if len(_per_shape) >= _MAX_SHAPES:
+        _per_shape.clear()
+    _per_shape[(device, dt, M, N, K)] = made
+    return made
+
+
+__all__ = ["Choice", "TENSOR_CORES_ENV", "choose", "for_shape", "lookup_entry", "clear_cache",
+           "tensor_cores_allowed"]

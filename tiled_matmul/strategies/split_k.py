@@ -1,0 +1,99 @@
+"""Rung 7: warp_tiled over slices of K, then a fixed-order (deterministic) sum of the slices."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..configs import cdiv
+from ..device import device_limits
+from ..dtypes import FLOAT32, DType, as_dtype
+from ..strategy import Strategy
+from .warp_tiled import WarpTiledConfig
+
+
+@dataclass(frozen=True)
+class SplitKConfig(WarpTiledConfig):
+    """warp_tiled with K cut into `split_k` slices (blockIdx.z), for small M·N with long K.
+
+    Each slice writes its partial product to a [split_k, M, N] workspace with plain stores; a
+    second kernel adds the slices in the fixed order 0..split_k-1, so the result is bit-identical
+    from run to run (no atomics). :meth:`launch` does both launches.
+    """
+
+    STRATEGY: ClassVar[str] = "split_k"
+    bm: int = 64
+    bn: int = 64
+    bk: int = 8
+    wm: int = 32
+    wn: int = 32
+    tm: int = 4
+    tn: int = 8
+    stages: int = 4
+    group_m: int = 8
+    min_blocks: int = 4
+    split_k: int = 8
+
+    #: threads per block of the reduce kernel
+    REDUCE_THREADS: ClassVar[int] = 256
+    #: reduce blocks per SM at most: enough to hide latency, few enough that each block walks
+    #: several vectors (grid-stride loop)
+    REDUCE_BLOCKS_PER_SM: ClassVar[int] = 16
+
+    @property
+    def splits(self) -> int:
+        return self.split_k
+
+    def k_slice(self, K: int) -> int:
+        """K elements per slice (whole multiples of bk; the last slice may be shorter or empty)."""
+        return cdiv(cdiv(K, self.split_k), self.bk) * self.bk
+
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        tiles = cdiv(M, self.bm) * cdiv(N, self.bn)
+        steps = self.split_k * cdiv(self.k_slice(K), self.bk) if K else 0
+        return tiles * steps * self.bm * self.bk, tiles * steps * self.bk * self.bn
+
+    @staticmethod
+    def reduce_symbol(kernel_name: str) -> str:
+        """The reduce kernel's symbol, as 07_split_k.cu.j2 spells it."""
+        return "reduce_" + kernel_name.removeprefix("tm_")
+
+    def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32) -> int:
+        return self.split_k * M * N * as_dtype(dtype).itemsize
+
+    def _derived(self, dt: DType) -> dict[str, int]:
+        return {**super()._derived(dt), "REDUCE_THREADS": self.REDUCE_THREADS}
+
+    def _rules(self, limits, dt):
+        yield from super()._rules(limits, dt)
+        yield (2 <= self.split_k <= 64, f"split_k ({self.split_k}) must be between 2 and 64")
+
+    def launch(self, kernel, A, B, C, M: int, N: int, K: int, flags: int, stream) -> None:
+        """Partial products into a fresh workspace, then the fixed-order reduction into C."""
+        import cupy
+
+        i32 = np.int32
+        work = cupy.empty((self.split_k, M, N), dtype=C.dtype)
+        kernel.launch(self.grid(M, N), (A, B, work, i32(M), i32(N), i32(K), i32(flags)), stream=stream)
+        items = cdiv(M * N, 16 // C.itemsize) if flags & 2 else M * N
+        most = device_limits(kernel.device).sm_count * self.REDUCE_BLOCKS_PER_SM
+        blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), most))
+        reduce = kernel.companion(self.reduce_symbol(kernel.name))
+        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags)), stream=stream)
+
+
+STRATEGY = Strategy.of(
+    SplitKConfig,
+    "07_split_k.cu.j2",
+    "warp_tiled over split_k slices of K into a workspace, then a fixed-order (deterministic) sum",
+    [
+        dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4, split_k=8),
+        dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4, split_k=4),
+        dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4, split_k=16),
+        dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2, split_k=4),
+        dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2, split_k=16),
+        dict(bm=64, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=4, group_m=8, min_blocks=3, split_k=8),
+    ],
+)
