@@ -16,7 +16,7 @@ ALL = [(n, c, dt) for n, e in tm.STRATEGIES.items() for c in (e.default, *e.sear
 
 @pytest.mark.parametrize("name,cfg,dtype", ALL, ids=[f"{n}-{c.tag()}-{d}" for n, c, d in ALL])
 def test_renders(name, cfg, dtype):
-    src = render(name, cfg, dtype)
+    src = render(tm.STRATEGIES[name], cfg, dtype)
     sym = kernel_name(name, cfg, dtype)
     assert re.search(r'extern "C" __global__', src)
     assert f"{sym}(" in src
@@ -26,12 +26,12 @@ def test_renders(name, cfg, dtype):
         assert f"typedef {ctype} T;" in src
     for k, v in cfg.params().items():
         assert f"constexpr int {k.upper()} = {v};" in src, k
-    assert render(name, cfg, dtype) == src  # deterministic
+    assert render(tm.STRATEGIES[name], cfg, dtype) == src  # deterministic
 
 
 def test_unsupported_dtype_does_not_render():
     with pytest.raises(ValueError, match="'tensor_core' computes float32 only, not float64"):
-        render("tensor_core", tm.STRATEGIES["tensor_core"].default, "float64")
+        render(tm.STRATEGIES["tensor_core"], tm.STRATEGIES["tensor_core"].default, "float64")
 
 
 def test_symbols_unique():
@@ -61,7 +61,7 @@ def test_source_api_matches_seed_tile():
 
 def test_render_rejects_wrong_config_type():
     with pytest.raises(TypeError, match="SmemTiledConfig"):
-        render("smem_tiled", tm.STRATEGIES["naive"].default)
+        render(tm.STRATEGIES["smem_tiled"], tm.STRATEGIES["naive"].default)
 
 
 @pytest.mark.parametrize("bad", ["float16", "int32", "complex64"])

@@ -16,7 +16,7 @@ from .compile import KernelCompileError, get_kernel
 from .configs import Config
 from .device import DeviceLimits, device_limits, gpu_available
 from .dtypes import DType
-from .registry import STRATEGIES
+from .registry import STRATEGIES, register_strategy, unregister_strategy
 from .strategy import Strategy
 from . import bench
 from .explain import explain
@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "matmul", "kernel", "source", "check", "tolerance", "launch_grid", "MatmulKernel", "AutoKernel", "CheckReport", "DType",
     "KernelCompileError", "get_kernel", "Config", "DeviceLimits", "device_limits", "gpu_available",
-    "STRATEGIES", "Strategy", "DEFAULT_STRATEGY", "__version__",
+    "STRATEGIES", "Strategy", "register_strategy", "unregister_strategy", "DEFAULT_STRATEGY", "__version__",
     "explain", "bench",
     "tune", "TuneResult",
 ]

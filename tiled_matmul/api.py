@@ -282,6 +282,15 @@ def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> "MatmulKernel | A
 _DEFAULT_KERNELS: dict[str, MatmulKernel] = {}
 
 
+def _forget_strategy(name: str) -> None:
+    """Drop the kernel objects of strategy `name` (it was re-registered or removed)."""
+    _DEFAULT_KERNELS.pop(name, None)
+    _kernel_cached.cache_clear()
+
+
+registry.on_change(_forget_strategy)
+
+
 def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **params: int):
     """C = a @ b with a hand-written tiled kernel.
 

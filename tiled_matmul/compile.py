@@ -22,6 +22,7 @@ from typing import Any
 
 from .configs import Config
 from .dtypes import FLOAT32, DType, as_dtype
+from . import registry
 from .registry import Strategy, get
 from .render import kernel_name, render
 
@@ -194,6 +195,17 @@ def clear_cache() -> None:
         _cache.clear()
         _key_locks.clear()
         compile_counts.clear()
+
+
+def _forget_strategy(name: str) -> None:
+    """Drop the compiled kernels of strategy `name` (it was re-registered or removed)."""
+    with _locks_guard:
+        for key in [k for k in _cache if k[0] == name]:
+            _cache.pop(key, None)
+            _key_locks.pop(key, None)
+
+
+registry.on_change(_forget_strategy)
 
 
 def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32, device: "int | None" = None) -> CompiledKernel:

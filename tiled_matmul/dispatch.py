@@ -77,6 +77,8 @@ def _usable(entry: Mapping, where: str, key: str, dt: DType) -> bool:
     """True when the entry's strategy and params exist in this registry and validate."""
     try:
         strategy = registry.get(entry["strategy"])
+        if where == "shipped-db" and not strategy.builtin:
+            return False  # a user strategy that happens to share a shipped entry's name
         if strategy.config_cls.TENSOR_CORES and not tensor_cores_allowed():
             return False  # the user opted out (TILED_MATMUL_TENSOR_CORES=0): not a broken entry
         cfg = strategy.make_config(**entry.get("params", {}))
@@ -121,6 +123,9 @@ def clear_cache() -> None:
     _per_shape.clear()
     _files.clear()
     _seen_generation = tunedb.generation
+
+
+registry.on_change(lambda name: clear_cache())
 
 
 def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -> Choice:

@@ -12,7 +12,9 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from . import registry
 from .configs import Config
 from .render import kernel_name, render
 
@@ -39,7 +41,7 @@ def arch_flags(arch: str) -> list[str]:
     return [f"-gencode=arch=compute_{number},code=sm_{number}"]
 
 
-def ptxas_report(strategy: str, config: Config, dtype="float32", arch: "str | None" = None) -> PtxasReport:
+def ptxas_report(strategy: str, config: Config, dtype: Any = "float32", arch: "str | None" = None) -> PtxasReport:
     """Registers, spills and shared memory of one kernel as ptxas reports them.
 
     `arch` defaults to the config's own target (``NVRTC_ARCH``, e.g. sm_90a), else sm_90.
@@ -50,7 +52,7 @@ def ptxas_report(strategy: str, config: Config, dtype="float32", arch: "str | No
     nvcc = nvcc_path()
     if nvcc is None:
         raise FileNotFoundError("nvcc is not on PATH; install the CUDA toolkit to read ptxas reports")
-    src = render(strategy, config, dtype)
+    src = render(registry.get(strategy), config, dtype)
     with tempfile.TemporaryDirectory() as tmp:
         cu = Path(tmp) / "k.cu"
         cu.write_text(src)

@@ -17,7 +17,7 @@ import jinja2
 
 from .configs import Config
 from .dtypes import FLOAT32, as_dtype
-from .registry import Strategy, get
+from .strategy import Strategy
 
 
 def templates_dir() -> Path:
@@ -49,9 +49,8 @@ def kernel_name(strategy: str, config: Config, dtype: Any) -> str:
     return f"tm_{strategy}_{as_dtype(dtype).short}_{config.tag()}"
 
 
-def render(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32) -> str:
-    """CUDA C source of `strategy` for `config` and `dtype`. Needs no GPU."""
-    entry = get(strategy) if isinstance(strategy, str) else strategy
+def render(entry: Strategy, config: Config, dtype: Any = FLOAT32) -> str:
+    """CUDA C source of the strategy `entry` for `config` and `dtype`. Needs no GPU."""
     if not isinstance(config, entry.config_cls):
         raise TypeError(
             f"strategy {entry.name!r} takes a {entry.config_cls.__name__}, got {type(config).__name__}"
@@ -68,4 +67,6 @@ def render(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32) -> 
         DTYPE=dt.name,
         PARAMS=", ".join(f"{k}={v}" for k, v in config.params().items()),
     )
-    return environment().get_template(entry.template).render(**variables)
+    env = environment()
+    template = env.get_template(entry.template) if entry.template_text is None else env.from_string(entry.template_text)
+    return template.render(**variables)

@@ -26,6 +26,11 @@ class Strategy:
     #: False for rungs kept for teaching, which the autotuner and `auto` never pick
     tunable: bool = True
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: the template's text, for strategies registered from user code (None: `template` names a
+    #: file in kernels/)
+    template_text: "str | None" = field(default=None, repr=False)
+    #: False for strategies registered from user code: the shipped tuning databases never name them
+    builtin: bool = True
 
     @classmethod
     def of(cls, config_cls: type[Config], template: str, summary: str,
