@@ -8,6 +8,7 @@ import shutil
 import numpy as np
 import pytest
 
+import tiled_matmul as tm
 from tiled_matmul.device import gpu_available
 
 HAS_GPU = gpu_available()
@@ -25,11 +26,15 @@ def _no_gpu_reason() -> str:
 
 NO_GPU_REASON = "" if HAS_GPU else _no_gpu_reason()
 
+#: Strategies compiled for one architecture only (wgmma: sm_90a, Hopper). A `gpu` test that
+#: exercises one of them names it in a `name` parameter, so that the hook below skips it, saying
+#: why, on GPUs that cannot run it.
+ARCH_SPECIFIC = [n for n, s in tm.STRATEGIES.items() if s.config_cls.NVRTC_ARCH]
+
 
 def pytest_collection_modifyitems(config, items):
     if HAS_GPU:
         # GPU tests of a strategy this GPU cannot run (wgmma off Hopper) skip, saying why.
-        import tiled_matmul as tm
         from tiled_matmul.device import device_limits
 
         cc = device_limits().compute_capability
