@@ -31,7 +31,7 @@ def test_search_space_valid_and_sized(name, cfg):
         (WarpTiledConfig(bm=80), "bm (80) must be a multiple of wm (32)"),
         (WarpTiledConfig(tn=6, wn=48, bn=96, wm=128, bm=128, tm=32), "tn (6) must be a multiple of 4"),
         (WarpTiledConfig(stages=1), "stages (1) must be between 2 and 8"),
-        (WarpTiledConfig(bk=12), "bk (12) must be a multiple of 4") if False else (WarpTiledConfig(bm=96, wm=32, bk=4), "must split evenly"),
+        (WarpTiledConfig(bm=96, wm=32, bk=4), "must split evenly"),
         (WarpTiledConfig(stages=8, bk=64), "shared memory"),
         (SplitKConfig(split_k=1), "split_k (1) must be between 2 and 64"),
     ],
