@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tiled_matmul as tm  # noqa: E402
 
-#: (M, N, K): the issue's ragged shapes, their transposes, and one where every row is 16-byte
+#: (M, N, K): small ragged shapes, their transposes, and one where every row is 16-byte
 #: aligned but no dimension is a tile multiple (the vectorised load/store paths run there).
 SHAPES = [(33, 65, 17), (129, 1, 257), (17, 33, 65), (1, 129, 257), (65, 36, 20)]
 

@@ -1,5 +1,5 @@
 """Shared fixtures. GPU tests are marked `gpu` and skip, with the reason printed by `-ra`,
-where CuPy sees no CUDA device."""
+where CuPy sees no CUDA device, and where the GPU cannot run the strategy they test."""
 
 from __future__ import annotations
 
@@ -8,17 +8,33 @@ import shutil
 import numpy as np
 import pytest
 
+import tiled_matmul as tm
 from tiled_matmul.device import gpu_available
 
 HAS_GPU = gpu_available()
-NO_GPU_REASON = "no CUDA device: cupy.is_available() is False (GPU tests run on the H100 via the device tool)"
 HAS_NVCC = shutil.which("nvcc") is not None
+
+
+def _no_gpu_reason() -> str:
+    """What is missing for the `gpu` tests, in the words of the check that failed."""
+    try:
+        import cupy  # noqa: F401
+    except Exception as exc:
+        return f"needs a CUDA GPU and CuPy: import cupy failed ({type(exc).__name__}: {exc})"
+    return "needs a CUDA GPU: cupy.is_available() is False"
+
+
+NO_GPU_REASON = "" if HAS_GPU else _no_gpu_reason()
+
+#: Strategies compiled for one architecture only (wgmma: sm_90a, Hopper). A `gpu` test that
+#: exercises one of them names it in a `name` parameter, so that the hook below skips it, saying
+#: why, on GPUs that cannot run it.
+ARCH_SPECIFIC = [n for n, s in tm.STRATEGIES.items() if s.config_cls.NVRTC_ARCH]
 
 
 def pytest_collection_modifyitems(config, items):
     if HAS_GPU:
         # GPU tests of a strategy this GPU cannot run (wgmma off Hopper) skip, saying why.
-        import tiled_matmul as tm
         from tiled_matmul.device import device_limits
 
         cc = device_limits().compute_capability
@@ -28,7 +44,7 @@ def pytest_collection_modifyitems(config, items):
             if "gpu" in item.keywords and isinstance(name, str) and name in tm.STRATEGIES \
                     and not tm.STRATEGIES[name].runs_on():
                 item.add_marker(pytest.mark.skip(
-                    reason=f"{name} needs {tm.STRATEGIES[name].config_cls.NVRTC_ARCH}; this GPU is sm_{cc}"))
+                    reason=f"{name} needs a GPU that runs {tm.STRATEGIES[name].config_cls.NVRTC_ARCH} code; this GPU is sm_{cc}"))
         return
     skip = pytest.mark.skip(reason=NO_GPU_REASON)
     for item in items:

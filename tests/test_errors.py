@@ -1,4 +1,4 @@
-"""Every bad input of the robustness issue gets a TypeError/ValueError whose message says what is
+"""Every kind of bad input gets a TypeError/ValueError whose message says what is
 wrong, before anything is launched or written. Runs on the CPU, with numpy arrays and fakes
 (tests/test_inputs.py covers the core cases; these are the ones it does not)."""
 

@@ -34,7 +34,7 @@ def test_search_space_valid_and_sized(name, cfg):
         (WarpTiledConfig(bm=80), "bm (80) must be a multiple of wm (32)"),
         (WarpTiledConfig(tn=6, wn=48, bn=96, wm=128, bm=128, tm=32), "tn (6) must be a multiple of 4"),
         (WarpTiledConfig(stages=1), "stages (1) must be between 2 and 8"),
-        (WarpTiledConfig(bk=12), "bk (12) must be a multiple of 4") if False else (WarpTiledConfig(bm=96, wm=32, bk=4), "must split evenly"),
+        (WarpTiledConfig(bm=96, wm=32, bk=4), "must split evenly"),
         (WarpTiledConfig(stages=8, bk=64), "shared memory"),
         (SplitKConfig(split_k=1), "split_k (1) must be between 2 and 64"),
     ],
@@ -201,14 +201,3 @@ def test_recommended_configs_compile_without_spills(shape):
     cfg = tm.STRATEGIES[name].make_config(**params)
     rep = ptxas_report(name, cfg, "float32")
     assert rep.spill_stores == 0 and rep.stack_frame == 0 and cfg.tag() in rep.log, rep.log
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH")
-@pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])
-def test_no_spills_and_cp_async_in_ptx(name, cfg):
-    from tiled_matmul.ptxas import ptxas_report
-
-    rep = ptxas_report(name, cfg, "float32")
-    assert rep.registers > 0 and rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
-    assert cfg.tag() in rep.log  # the main kernel's section was read, not only the reduce kernel's

@@ -13,7 +13,7 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import compile as tmc
 
-from .conftest import poisoned, random_pair
+from .conftest import ARCH_SPECIFIC, poisoned, random_pair
 
 pytestmark = pytest.mark.gpu
 
@@ -25,13 +25,17 @@ THREADS, CALLS = 8, 200
 SIZES = [1, 2, 7, 16, 17, 31, 33, 64, 65, 100, 127, 129, 200]
 
 
-def test_8_threads_x_200_calls_from_a_cold_cache():
+@pytest.mark.parametrize("name", [None, *ARCH_SPECIFIC], ids=["portable", *ARCH_SPECIFIC])
+def test_8_threads_x_200_calls_from_a_cold_cache(name):
+    """`name`: one architecture-specific strategy (skipped, saying why, on GPUs that cannot run
+    it), or None for every strategy that runs on any GPU."""
     import cupy as cp
 
     # every (strategy, config) pair in float32, every strategy's default in float64
-    cases = [(name, cfg, "float32") for name, e in tm.STRATEGIES.items() for cfg in e.configs
-             if cfg.is_valid(dtype="float32")]
-    cases += [(name, e.default, "float64") for name, e in tm.STRATEGIES.items() if e.supports("float64")]
+    entries = {n: e for n, e in tm.STRATEGIES.items() if (n == name if name else n not in ARCH_SPECIFIC)}
+    cases = [(n, cfg, "float32") for n, e in entries.items() for cfg in e.configs if cfg.is_valid(dtype="float32")]
+    cases += [(n, e.default, "float64") for n, e in entries.items() if e.supports("float64")]
+    assert cases
     tmc.clear_cache()
     assert not tmc.compile_counts
     barrier = threading.Barrier(THREADS)
@@ -46,22 +50,22 @@ def test_8_threads_x_200_calls_from_a_cold_cache():
             for i in range(CALLS):
                 # first every case in the same order in all threads (8 threads race for each cold
                 # key at once), then random ones
-                name, cfg, dtype = cases[i] if i < len(cases) else rnd.choice(cases)
+                strategy, cfg, dtype = cases[i] if i < len(cases) else rnd.choice(cases)
                 M, N, K = (rnd.choice(SIZES) for _ in range(3))
                 a, b = random_pair(M, N, K, dtype, rng)
                 mode = i % 3
                 if mode == 0:  # matmul(), new result
-                    c = tm.matmul(a, b, strategy=name, **cfg.params())
+                    c = tm.matmul(a, b, strategy=strategy, **cfg.params())
                 elif mode == 1:  # a MatmulKernel into a poisoned out
                     c = poisoned((M, N), dtype)
-                    assert tm.kernel(name, **cfg.params())(a, b, out=c) is c
+                    assert tm.kernel(strategy, **cfg.params())(a, b, out=c) is c
                 else:  # numpy in, numpy out
-                    c = tm.matmul(cp.asnumpy(a), cp.asnumpy(b), strategy=name, **cfg.params())
+                    c = tm.matmul(cp.asnumpy(a), cp.asnumpy(b), strategy=strategy, **cfg.params())
                 report = tm.check(c, a, b)
                 with lock:
-                    used[tmc.cache_key(name, cfg, dtype, a.device.id)] += 1
+                    used[tmc.cache_key(strategy, cfg, dtype, a.device.id)] += 1
                     if not report.passed:
-                        failures.append((name, cfg.params(), dtype, (M, N, K), mode, report))
+                        failures.append((strategy, cfg.params(), dtype, (M, N, K), mode, report))
         except Exception as exc:  # pragma: no cover - surfaced below
             with lock:
                 errors.append(repr(exc))
@@ -115,20 +119,20 @@ def test_nan_and_inf_propagate_like_cupy_matmul(name, dtype, rng):
         assert int(cp.isnan(ref).sum()) > 0  # the case really exercises NaN
 
 
-def test_inf_times_padding_does_not_leak(rng):
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_inf_times_padding_does_not_leak(name, rng):
     """Kernels zero-fill their ragged tiles: an Inf in the last row/column of A or B must not turn
     the (discarded) padding into NaN that leaks into real outputs."""
     import cupy as cp
 
-    for name in STRATEGIES:
-        for M, N, K in [(33, 65, 17), (129, 1, 257), (1, 1, 1), (5, 130, 3)]:
-            a, b = random_pair(M, N, K, np.float32, rng)
-            a[-1, -1] = np.inf
-            b[-1, -1] = -np.inf
-            ref = cp.matmul(a, b)
-            out = poisoned((M, N), np.float32)
-            tm.matmul(a, b, strategy=name, out=out)
-            _same_nonfinite(out, ref)
+    for M, N, K in [(33, 65, 17), (129, 1, 257), (1, 1, 1), (5, 130, 3)]:
+        a, b = random_pair(M, N, K, np.float32, rng)
+        a[-1, -1] = np.inf
+        b[-1, -1] = -np.inf
+        ref = cp.matmul(a, b)
+        out = poisoned((M, N), np.float32)
+        tm.matmul(a, b, strategy=name, out=out)
+        _same_nonfinite(out, ref)
 
 
 # -- aliasing --------------------------------------------------------------------------------------
