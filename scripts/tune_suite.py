@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import tiled_matmul as tm  # noqa: E402
+from tiled_matmul import tuner as tune_mod  # noqa: E402
 
 tdb = importlib.import_module("tiled_matmul.tunedb")
-tune_mod = importlib.import_module("tiled_matmul.tune")
 
 #: The public shape suite (M, N, K).
 SUITE = [

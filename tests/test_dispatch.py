@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
+from tiled_matmul import tuner as tune_mod
 
 tdb = importlib.import_module("tiled_matmul.tunedb")
-tune_mod = importlib.import_module("tiled_matmul.tune")
 
 DEV = tdb.device_id(tm.device_limits()) if not tm.gpu_available() else tdb.device_id(0)
 TUNED = {"strategy": "register_blocked", "params": {"bm": 64, "bn": 64, "bk": 16, "tm": 4, "tn": 4}}

@@ -9,7 +9,7 @@ import pytest
 
 import tiled_matmul as tm
 from tiled_matmul import bench, cli
-from tiled_matmul.explain import explain
+from tiled_matmul.analysis import explain
 
 pytestmark = pytest.mark.gpu
 

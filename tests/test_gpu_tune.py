@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
+from tiled_matmul import accuracy as check_mod
+from tiled_matmul import api
 
 from .conftest import poisoned
 
 pytestmark = pytest.mark.gpu
 
 tdb = importlib.import_module("tiled_matmul.tunedb")
-check_mod = importlib.import_module("tiled_matmul.check")
 
 SUITE = [
     (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
@@ -78,7 +79,7 @@ def test_tune_rejects_wrong_candidates(monkeypatch):
         return real_kernel(strategy, **params)
 
     monkeypatch.setattr(check_mod, "check", fake)
-    monkeypatch.setattr(importlib.import_module("tiled_matmul.api"), "kernel", spy_kernel)
+    monkeypatch.setattr(api, "kernel", spy_kernel)
     r = tm.tune(96, 96, 96, strategies=["register_blocked"], repeat=3, progress=False, save=False, cublas=False)
     statuses = {tuple(c.params.items()): c.status for c in r.candidates}
     assert statuses[tuple(bad.items())] == "wrong"

@@ -11,14 +11,14 @@ Importing needs no GPU: ``source()``, the registry and config validation work an
 """
 
 from .api import DEFAULT_STRATEGY, MatmulKernel, kernel, launch_grid, matmul, source, tolerance
-from .check import CheckReport, check
+from .accuracy import CheckReport, check
 from .compile import KernelCompileError, get_kernel
 from .configs import Config
 from .device import DeviceLimits, device_limits, gpu_available
 from .registry import STRATEGIES, Strategy
 from . import bench
-from .explain import explain
-from .tune import TuneResult, tune
+from .analysis import explain
+from .tuner import TuneResult, tune
 
 __version__ = "0.1.0"
 

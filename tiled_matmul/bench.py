@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import registry
 from .configs import Config, dtype_name, itemsize
-from .explain import parse_shape
+from .analysis import parse_shape
 
 Shape = tuple[int, int, int]
 
@@ -338,7 +338,7 @@ def validate_row(row: Row, sets: Sequence[tuple[Any, Any, Any]]) -> Validation:
     """Run `row` once on input set 0 (into a NaN-filled C) and check it against a float64
     reference. That call, bracketed by CUDA events, is the probe that sizes the timing run.
     Never raises for a kernel problem: the failure is returned as ``rejected``."""
-    from .check import check
+    from .accuracy import check
     from .timing import time_fn
 
     shape, dtype = _shape_of(sets)

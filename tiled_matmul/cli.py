@@ -5,7 +5,7 @@ arguments to an :class:`argparse.ArgumentParser` and a handler that takes the pa
 and returns an exit code. Another module adds a subcommand with one entry, either in the table
 or at import time through :func:`register`::
 
-    Subcommand.from_module("tune", "tiled_matmul.tune", "autotune shapes", needs_gpu=True,
+    Subcommand.from_module("tune", "tiled_matmul.tuner", "autotune shapes", needs_gpu=True,
                            handler="run_cli")   # tune.py defines add_arguments(p) and run_cli(args)
 
 Exit codes: 0 success; 1 a benchmark row failed validation; 2 a usage error, bad input, or
@@ -81,7 +81,7 @@ def _sizes_type(text: str):
 
 
 def _shape_type(text: str) -> tuple[int, int, int]:
-    from .explain import parse_shape
+    from .analysis import parse_shape
 
     try:
         return parse_shape(text)
@@ -243,7 +243,7 @@ def _explain_args(p: argparse.ArgumentParser) -> None:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from .explain import explain
+    from .analysis import explain
 
     params = _params(args.params)
     m = explain(args.strategy, args.shape, dtype=args.dtype, registers=args.registers, measure=args.measure, **params)
@@ -375,7 +375,7 @@ SUBCOMMANDS: list[Subcommand] = [
     Subcommand("explain", "the tiling model of one strategy at one shape (no GPU needed)", _explain_args, _explain),
     Subcommand("list", "registered strategies, their parameters, defaults and constraints", _list_args, _list),
     Subcommand("source", "print the rendered CUDA source of a strategy", _source_args, _source),
-    Subcommand.from_module("tune", "tiled_matmul.tune", "autotune shapes and store the best configs for strategy='auto'",
+    Subcommand.from_module("tune", "tiled_matmul.tuner", "autotune shapes and store the best configs for strategy='auto'",
                            needs_gpu=True, handler="run_cli"),
 ]
 

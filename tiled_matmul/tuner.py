@@ -152,7 +152,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     import cupy
 
     from .api import kernel
-    from .check import check
+    from .accuracy import check
     from .device import gpu_available
     from .timing import L2Flusher, time_fn
 
@@ -348,7 +348,7 @@ def _strategy_list(text: str) -> list[str]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add the `tune` options to `p` (shared by ``tiled-matmul tune`` and ``python -m tiled_matmul.tune``)."""
+    """Add the `tune` options to `p` (shared by ``tiled-matmul tune`` and ``python -m tiled_matmul.tuner``)."""
     p.add_argument("--sizes", "-s", nargs="+", type=parse_size, required=True, metavar="SIZE",
                    help="shapes to tune: N (for N^3) or MxNxK, e.g. 4096 3001x2999x3007")
     p.add_argument("--dtype", "-d", nargs="+", default=["float32"], choices=["float32", "float64"],
@@ -423,7 +423,7 @@ def print_summary(results: Sequence[TuneResult]) -> None:
 
 
 def main(argv: "Sequence[str] | None" = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tiled_matmul.tune", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tiled_matmul.tuner", description=__doc__.split("\n\n")[0])
     add_arguments(p)
     return run_cli(p.parse_args(argv))
 

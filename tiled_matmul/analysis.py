@@ -19,7 +19,7 @@ Traffic model (elements are ``itemsize`` bytes: 4 for float32, 8 for float64):
 
 Example (no GPU needed)::
 
-    >>> from tiled_matmul.explain import explain
+    >>> from tiled_matmul.analysis import explain
     >>> m = explain("smem_tiled", (1024, 1024, 1024), tile=32, registers=32)
     >>> m["naive_bytes"], m["tiled_bytes"], m["min_bytes"], m["reduction"]
     (8589934592, 268435456, 8388608, 32.0)
@@ -210,7 +210,7 @@ def _measure(strategy: str, cfg: Config, M: int, N: int, K: int, dtype: str, rep
     import cupy
 
     from . import api
-    from .check import check
+    from .accuracy import check
     from .timing import L2Flusher, time_fn
 
     k = api.kernel(strategy, **cfg.params())
