@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
+from tiled_matmul import measure
 from tiled_matmul import tuner as tune_mod
 
 tdb = importlib.import_module("tiled_matmul.tunedb")
@@ -248,13 +249,13 @@ def test_search_space_is_valid_and_tunable():
 @pytest.mark.parametrize("text,want", [("4096", (4096, 4096, 4096)), ("3001x2999x3007", (3001, 2999, 3007)),
                                        ("16384,64,4096", (16384, 64, 4096)), ("8192X8192x128", (8192, 8192, 128))])
 def test_parse_size(text, want):
-    assert tune_mod.parse_size(text) == want
+    assert measure.shape_arg(text) == want
 
 
 @pytest.mark.parametrize("text", ["", "x", "1x2", "0", "1x2x3x4", "-4", "abc"])
 def test_parse_size_rejects(text):
     with pytest.raises(argparse.ArgumentTypeError):
-        tune_mod.parse_size(text)
+        measure.shape_arg(text)
 
 
 def test_tune_arguments():

@@ -33,6 +33,7 @@ from typing import Any, Sequence
 from . import registry
 from .configs import Config, cdiv, dtype_name, itemsize
 from .device import DeviceLimits, device_limits, gpu_available
+from .measure import L2Flusher, make_inputs, parse_shape, strategy_row, time_fn, time_validated, validate
 
 #: FP32 FMA units per SM used for the peak rate (SMs × 128 × 2 FLOP × clock).
 FP32_LANES_PER_SM = 128
@@ -45,38 +46,6 @@ REQUIRED_KEYS = (
     "naive_bytes", "tiled_bytes", "min_bytes", "output_bytes", "reduction", "intensity",
     "threads_per_block", "smem_bytes", "occupancy",
 )
-
-
-def parse_shape(shape: "Sequence[int] | str | int") -> tuple[int, int, int]:
-    """(M, N, K) from a 3-sequence, an int n (n³), or text ``"MxNxK"`` / ``"n"``.
-
-    Raises ValueError for anything that is not three positive ints, TypeError for non-ints.
-    """
-    if isinstance(shape, str):
-        text = shape.strip().lower().replace("×", "x")
-        parts = text.split("x")
-        if len(parts) not in (1, 3) or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"shape {shape!r} must be MxNxK (e.g. 3000x2000x1000) or one size n for n³")
-        dims = [int(p) for p in parts]
-        dims = dims * 3 if len(dims) == 1 else dims
-    elif isinstance(shape, bool):
-        raise TypeError(f"shape must be (M, N, K) ints; got {shape!r}")
-    elif isinstance(shape, int):
-        dims = [shape] * 3
-    else:
-        try:
-            dims = list(shape)
-        except TypeError:
-            raise TypeError(f"shape must be (M, N, K) ints or 'MxNxK' text; got {type(shape).__name__}") from None
-        if len(dims) != 3:
-            raise ValueError(f"shape must have three dims (M, N, K); got {len(dims)}: {tuple(dims)}")
-        for d in dims:
-            if isinstance(d, bool) or not hasattr(d, "__index__"):
-                raise TypeError(f"shape dims must be ints; got {d!r} in {tuple(dims)}")
-        dims = [int(d) for d in dims]
-    if any(d < 1 for d in dims):
-        raise ValueError(f"shape dims must be >= 1; got {tuple(dims)}")
-    return dims[0], dims[1], dims[2]
 
 
 def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32") -> dict[str, Any]:
@@ -178,8 +147,6 @@ def measured_bandwidth_gbs(device: int = 0, nbytes: int = 512 * 1024 * 1024) -> 
     """Device-memory bandwidth in GB/s, measured with a device-to-device copy (read + write)."""
     import cupy
 
-    from .timing import time_fn
-
     with cupy.cuda.Device(device):
         src = cupy.ones(nbytes // 4, dtype=cupy.float32)
         dst = cupy.empty_like(src)
@@ -207,22 +174,15 @@ def _registers(strategy: str, cfg: Config, dtype: str, limits: DeviceLimits, gpu
 
 def _measure(strategy: str, cfg: Config, M: int, N: int, K: int, dtype: str, repeat: int) -> tuple["float | None", str]:
     """Median kernel time in ms after validating one result, or (None, why)."""
-    import cupy
-
-    from . import api
-    from .accuracy import check
-    from .timing import L2Flusher, time_fn
-
-    k = api.kernel(strategy, **cfg.params())
-    a = cupy.random.uniform(-1, 1, (M, K)).astype(dtype)
-    b = cupy.random.uniform(-1, 1, (K, N)).astype(dtype)
-    c = cupy.full((M, N), cupy.nan, dtype=dtype)
-    k(a, b, out=c)
-    rep = check(c, a, b)
-    if not rep.passed:
-        return None, f"validation failed (rel_err {rep.rel_err:.3g} > tol {rep.tol:.3g}); not timed"
-    t = time_fn(lambda i: k(a, b, out=c), repeat=repeat, warmup=2, flush=L2Flusher())
-    return t.median_ms, f"median of {repeat} runs, CUDA events, L2 flushed"
+    row = strategy_row("explain", strategy, cfg)
+    sets = make_inputs((M, N, K), dtype)
+    v = validate(row, sets)
+    if v.rejected is not None:
+        return None, v.rejected.message
+    rec = time_validated(row, v, sets, L2Flusher(), repeat=repeat, budget_s=float("inf"), warmup=2)
+    if not rec.ok:
+        return None, rec.message
+    return rec.median_ms, f"median of {rec.repeats} runs, CUDA events, L2 flushed"
 
 
 def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32",
@@ -338,5 +298,4 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32
     return out
 
 
-__all__ = ["explain", "traffic", "occupancy", "parse_shape", "peak_fp32_tflops", "measured_bandwidth_gbs",
-           "REQUIRED_KEYS"]
+__all__ = ["explain", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs", "REQUIRED_KEYS"]

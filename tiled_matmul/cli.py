@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from . import registry
+from .measure import shape_arg, shapes_arg
 
 PROG = "tiled-matmul"
 DEFAULT_OUT = "./tiled-matmul-results"
@@ -69,24 +70,6 @@ def parse_set(text: str) -> tuple[str, int]:
         return name, int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"--set {name}: value must be an int; got {value!r}") from None
-
-
-def _sizes_type(text: str):
-    from .bench import parse_sizes
-
-    try:
-        return parse_sizes(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _shape_type(text: str) -> tuple[int, int, int]:
-    from .analysis import parse_shape
-
-    try:
-        return parse_shape(text)
-    except (ValueError, TypeError) as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _strategies_type(text: str) -> list[str]:
@@ -154,7 +137,7 @@ def _console(file=None):
 def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategies", type=_strategies_type, default=None, metavar="A,B",
                    help="comma-separated strategies (default: every registered one); cuBLAS is always a row")
-    p.add_argument("--sizes", type=_sizes_type, default=None, metavar="SIZES",
+    p.add_argument("--sizes", type=shapes_arg, default=None, metavar="SIZES",
                    help="comma-separated sizes: n for n³ or MxNxK (default 256,512,1024,2048,4096,3000x2000x1000)")
     _dtype_arg(p)
     p.add_argument("--repeat", type=_positive_int, default=None,
@@ -162,7 +145,7 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="smaller sizes (up to 1024³), 5 repeats, tile study at 1024³")
     p.add_argument("--tf32", action="store_true", help="add a cuBLAS row with TF32 explicitly on (float32 only)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT}/)")
-    p.add_argument("--tile-size", type=_shape_type, default=None, metavar="SHAPE",
+    p.add_argument("--tile-size", type=shape_arg, default=None, metavar="SHAPE",
                    help="size of the tile-size study (default 2048, --quick 1024)")
     p.add_argument("--no-tile-study", dest="tile_study", action="store_false", help="skip the tile-size study")
     p.add_argument("--row-budget", type=_positive_float, default=None, metavar="SECONDS",
@@ -232,7 +215,7 @@ def _bench(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 def _explain_args(p: argparse.ArgumentParser) -> None:
     _strategy_arg(p)
-    p.add_argument("--shape", type=_shape_type, required=True, metavar="MxNxK", help="problem size, e.g. 1024x1024x1024")
+    p.add_argument("--shape", type=shape_arg, required=True, metavar="MxNxK", help="problem size, e.g. 1024x1024x1024")
     _set_arg(p)
     _dtype_arg(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")

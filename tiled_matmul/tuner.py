@@ -33,6 +33,7 @@ from typing import Any, Iterable, Sequence
 
 from . import registry, tunedb
 from .configs import Config, dtype_name
+from .measure import shape_arg
 
 
 @dataclass
@@ -280,7 +281,7 @@ def _fp32_cublas():
     import contextlib
 
     try:
-        from .bench import cublas_compute_type
+        from .measure import cublas_compute_type
 
         return cublas_compute_type("fp32")
     except Exception:
@@ -325,20 +326,6 @@ def tune_many(sizes: Iterable[tuple[int, int, int]], dtype="float32", strategies
 # ---------------------------------------------------------------------------------------------
 # command line
 # ---------------------------------------------------------------------------------------------
-def parse_size(text: str) -> tuple[int, int, int]:
-    """'4096' -> (4096, 4096, 4096); '3001x2999x3007' or '3001,2999,3007' -> (M, N, K)."""
-    parts = [p for p in text.lower().replace(",", "x").replace("*", "x").replace("×", "x").split("x")]
-    try:
-        dims = [int(p) for p in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size {text!r} is not N or MxNxK (positive ints)") from None
-    if len(dims) == 1:
-        dims = dims * 3
-    if len(dims) != 3 or min(dims) < 1:
-        raise argparse.ArgumentTypeError(f"size {text!r} is not N or MxNxK (positive ints)")
-    return tuple(dims)  # type: ignore[return-value]
-
-
 def _strategy_list(text: str) -> list[str]:
     names = [s for s in text.replace(" ", ",").split(",") if s]
     for n in names:
@@ -349,7 +336,7 @@ def _strategy_list(text: str) -> list[str]:
 
 def add_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the `tune` options to `p` (shared by ``tiled-matmul tune`` and ``python -m tiled_matmul.tuner``)."""
-    p.add_argument("--sizes", "-s", nargs="+", type=parse_size, required=True, metavar="SIZE",
+    p.add_argument("--sizes", "-s", nargs="+", type=shape_arg, required=True, metavar="SIZE",
                    help="shapes to tune: N (for N^3) or MxNxK, e.g. 4096 3001x2999x3007")
     p.add_argument("--dtype", "-d", nargs="+", default=["float32"], choices=["float32", "float64"],
                    help="dtype(s) to tune (default float32)")
