@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import bench, cli, measure
+from tiled_matmul import bench, cli, measure, report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -292,13 +292,13 @@ def test_derived_columns():
 
 def test_outputs_agree_with_each_other(tmp_path):
     res = _synthetic()
-    paths = bench.write_outputs(res, tmp_path / "out")
+    paths = report.write_outputs(res, tmp_path / "out")
     assert {p.name for p in paths.values()} == {"bench.json", "bench.csv", "bench.md", "ladder.png", "tiles.png"}
     data = json.loads(paths["json"].read_text())
-    rows = bench.read_csv(paths["csv"])
+    rows = report.read_csv(paths["csv"])
     assert len(data["records"]) == len(rows) == len(res.records)
     for rec, row in zip(data["records"], rows):
-        assert list(row) == list(bench.COLUMNS)
+        assert list(row) == list(report.COLUMNS)
         for key in ("study", "strategy", "config", "shape", "status"):
             assert row[key] == str(rec[key])
         if rec["median_ms"] is None:
@@ -318,8 +318,8 @@ def test_tables_render_and_state_tf32_off():
 
     res = _synthetic()
     console = Console(width=200, record=True, file=open(os.devnull, "w"))
-    console.print(bench.ladder_table(res))
-    console.print(bench.tile_table(res))
+    console.print(report.ladder_table(res))
+    console.print(report.tile_table(res))
     text = console.export_text()
     assert "TF32 off" in text
     assert "FAILED" in text and "validation failed" in text

@@ -298,4 +298,51 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32
     return out
 
 
-__all__ = ["explain", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs", "REQUIRED_KEYS"]
+def explain_table(m: dict[str, Any]):
+    """A rich Table of an :func:`explain` result: each quantity, its value and what it means."""
+    from rich.table import Table
+
+    M, N, K = m["shape"]
+    p = " ".join(f"{k}={v}" for k, v in m["params"].items())
+    t = Table(title=f"{m['strategy']} ({p}) at {M}×{N}×{K}, {m['dtype']} — {m['device']}", title_justify="left",
+              show_header=True)
+    t.add_column("quantity")
+    t.add_column("value", justify="right")
+    t.add_column("meaning")
+
+    def bytes_row(key: str, meaning: str) -> None:
+        t.add_row(key, f"{m[key]:,}", meaning)
+
+    bytes_row("naive_bytes", "A+B reads if every output read its row and column (M·N·2K)")
+    bytes_row("tiled_bytes", "A+B reads of this config (its tiles, padded grid included)")
+    bytes_row("min_bytes", "A+B reads if each input were read once (M·K+K·N)")
+    bytes_row("output_bytes", "C written once (M·N)")
+    t.add_row("reduction", f"{m['reduction']:.2f}×", "naive_bytes / tiled_bytes")
+    t.add_row("traffic_over_min", f"{m['traffic_over_min']:.2f}×", "tiled_bytes / min_bytes")
+    t.add_row("intensity", f"{m['intensity']:.2f}", "FLOP per byte of this config's traffic (reads, C write, workspace)")
+    t.add_row("reuse_factor", f"{m['reuse_factor']:.2f}", "multiply-adds per element fetched from global memory")
+    t.add_section()
+    t.add_row("tile (bm×bn, k)", f"{m['tile_mn'][0]}×{m['tile_mn'][1]}, {m['tile_k']}", "C tile per block, K step")
+    t.add_row("grid / blocks", f"{tuple(m['grid'])} / {m['blocks']:,}", "")
+    t.add_row("threads_per_block", str(m["threads_per_block"]), f"{m['outputs_per_thread']:g} outputs per thread")
+    t.add_row("smem_bytes", f"{m['smem_bytes']:,}", "shared memory per block")
+    t.add_row("registers", "–" if m["registers"] is None else str(m["registers"]), m["registers_source"])
+    regs = m["blocks_per_sm_regs"]
+    t.add_row("blocks/SM", str(m["blocks_per_sm"]),
+              f"by threads {m['blocks_per_sm_threads']}, by smem {m['blocks_per_sm_smem']}, "
+              f"by registers {'–' if regs is None else regs}, slots {m['blocks_per_sm_max']}")
+    t.add_row("occupancy", f"{100 * m['occupancy']:.1f}%", f"theoretical; limited by {m['occupancy_limiter']}")
+    t.add_row("waves", "–" if m["waves"] is None else f"{m['waves']:.2f}", "blocks / (resident blocks × SMs)")
+    t.add_section()
+    t.add_row("peak", "–" if m["peak_tflops"] is None else f"{m['peak_tflops']:.1f} TFLOP/s",
+              f"SMs × {FP32_LANES_PER_SM} × 2 × clock")
+    t.add_row("bandwidth", "–" if m["bandwidth_gbs"] is None else f"{m['bandwidth_gbs']:.0f} GB/s", "measured copy")
+    t.add_row("roofline", "–" if m["roofline_ms"] is None else f"{m['roofline_ms']:.4f} ms",
+              "max(compute, min traffic / bandwidth)")
+    if m["measured_ms"] is not None:
+        t.add_row("measured", f"{m['measured_ms']:.4f} ms", f"{m['measured_tflops']:.2f} TFLOP/s, "
+                  f"{m['pct_of_roofline']:.1f}% of the roofline bound" if m["pct_of_roofline"] else "")
+    return t
+
+
+__all__ = ["explain", "explain_table", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs", "REQUIRED_KEYS"]

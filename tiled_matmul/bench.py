@@ -24,18 +24,15 @@ with the compute type set to TF32 explicitly and validated at a TF32 tolerance.
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from . import device, registry
 from .configs import Config, dtype_name, itemsize
-from .measure import (AUTO, CUBLAS, CUBLAS_TF32, DEFAULT_BUDGET_S, DEFAULT_REPEAT, MIN_REPEAT, TF32_TOL, L2Flusher,
+from .measure import (AUTO, CUBLAS, DEFAULT_BUDGET_S, DEFAULT_REPEAT, MIN_REPEAT, L2Flusher,
                       Record, Row, Shape, auto_row, cublas_compute_type, cublas_row, make_inputs, n_input_sets,
                       parse_shape, parse_shapes, shape_label, strategy_row, time_validated, validate)
 
@@ -49,9 +46,6 @@ DEFAULT_TILE_SIZE: Shape = (2048,) * 3
 QUICK_TILE_SIZE: Shape = (1024,) * 3
 QUICK_REPEAT = 5
 LADDER, TILES = "ladder", "tiles"
-TF32_NOTE = "cuBLAS = cupy.matmul, TF32 off (plain FP32 compute)"
-#: Column order of the CSV (and keys of every JSON record).
-COLUMNS: tuple[str, ...] = ("shape",) + tuple(f.name for f in fields(Record))
 
 
 class NoGPUError(RuntimeError):
@@ -263,215 +257,5 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     return BenchResult(meta, records)
 
 
-# ---------------------------------------------------------------------------------------------
-# output: tables, JSON, CSV, plots
-# ---------------------------------------------------------------------------------------------
-def _fmt(v: "float | None", spec: str, empty: str = "–") -> str:
-    return empty if v is None else format(v, spec)
-
-
-def _ms(v: "float | None") -> str:
-    if v is None:
-        return "–"
-    return f"{v:.4f}" if v < 1 else f"{v:.3f}" if v < 100 else f"{v:.1f}"
-
-
-def header_line(result: BenchResult) -> str:
-    m = result.meta
-    return (f"{m.get('device', '?')} · {m.get('dtype', '?')} · {m.get('cublas', TF32_NOTE)} · "
-            f"repeats {m.get('repeat')} (≥{m.get('min_repeat')} when a row exceeds {m.get('row_budget_s')} s) · "
-            f"L2 flushed between repeats")
-
-
-def ladder_table(result: BenchResult):
-    """A rich Table of the ladder, one section per shape."""
-    from rich.table import Table
-
-    tf32 = "TF32 off" if result.meta.get("dtype", "float32") == "float32" else "float64"
-    t = Table(title=f"Strategy ladder vs cuBLAS ({tf32}) — {result.meta.get('device', '')}", title_justify="left")
-    for col, just in (("shape", "left"), ("strategy", "left"), ("config", "left"), ("median ms", "right"),
-                      ("± IQR", "right"), ("TFLOP/s", "right"), ("% cuBLAS", "right"), ("× naive", "right"),
-                      ("runs", "right")):
-        t.add_column(col, justify=just, no_wrap=col != "config")
-    last = None
-    for r in result.ladder():
-        if last is not None and r.shape != last:
-            t.add_section()
-        first = r.shape != last
-        last = r.shape
-        _add_row(t, r, shape_label(r.shape) if first else "")
-    return t
-
-
-def _add_row(t, r: Record, shape: str) -> None:
-    style = "bold" if r.strategy == CUBLAS else None
-    if r.ok:
-        t.add_row(shape, r.strategy, r.config, _ms(r.median_ms), _ms(r.iqr_ms), _fmt(r.tflops, ".2f"),
-                  _fmt(r.pct_cublas, ".1f"), _fmt(r.speedup_vs_naive, ".1f"), str(r.repeats), style=style)
-    else:
-        t.add_row(shape, r.strategy, r.config, f"[red]{r.status.upper()}[/red]", "", "", "", "", "",
-                  style=style)
-        t.add_row("", "", f"[red]{r.message}[/red]", "", "", "", "", "", "")
-
-
-def tile_table(result: BenchResult):
-    """A rich Table of the tile-size study."""
-    from rich.table import Table
-
-    rows = result.tiles()
-    size = shape_label(rows[0].shape) if rows else ""
-    t = Table(title=f"Tile-size study at {size} ({result.meta.get('dtype', '')})", title_justify="left")
-    for col in ("strategy", "config", "threads/block", "smem/block", "median ms", "± IQR", "TFLOP/s", "% cuBLAS"):
-        t.add_column(col, justify="left" if col in ("strategy", "config") else "right")
-    for r in rows:
-        smem = "–" if r.smem_bytes is None else f"{r.smem_bytes / 1024:.1f} KiB"
-        thr = "–" if r.threads_per_block is None else str(r.threads_per_block)
-        if r.ok:
-            t.add_row(r.strategy, r.config, thr, smem, _ms(r.median_ms), _ms(r.iqr_ms), _fmt(r.tflops, ".2f"),
-                      _fmt(r.pct_cublas, ".1f"), style="bold" if r.strategy == CUBLAS else None)
-        else:
-            t.add_row(r.strategy, r.config, thr, smem, f"[red]{r.status.upper()}[/red]", "", "", "")
-            t.add_row("", f"[red]{r.message}[/red]", "", "", "", "", "", "")
-    return t
-
-
-def markdown_tables(result: BenchResult) -> str:
-    """The ladder and the tile study as GitHub-markdown tables (for a README or RESULTS file)."""
-    lines = [f"_{header_line(result)}_", "", "| shape | strategy | config | median ms | ± IQR | TFLOP/s | % cuBLAS | × naive |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
-    for r in result.ladder():
-        if r.ok:
-            lines.append(f"| {shape_label(r.shape)} | {r.strategy} | {r.config} | {_ms(r.median_ms)} | {_ms(r.iqr_ms)} | "
-                         f"{_fmt(r.tflops, '.2f')} | {_fmt(r.pct_cublas, '.1f')} | {_fmt(r.speedup_vs_naive, '.1f')} |")
-        else:
-            lines.append(f"| {shape_label(r.shape)} | {r.strategy} | {r.config} | {r.status}: {r.message} | | | | |")
-    tiles = result.tiles()
-    if tiles:
-        lines += ["", f"Tile-size study at {shape_label(tiles[0].shape)}:", "",
-                  "| strategy | config | threads/block | smem/block | median ms | TFLOP/s | % cuBLAS |",
-                  "|---|---|---:|---:|---:|---:|---:|"]
-        for r in tiles:
-            smem = "–" if r.smem_bytes is None else f"{r.smem_bytes / 1024:.1f} KiB"
-            lines.append(f"| {r.strategy} | {r.config} | {r.threads_per_block or '–'} | {smem} | {_ms(r.median_ms)} | "
-                         f"{_fmt(r.tflops, '.2f')} | {_fmt(r.pct_cublas, '.1f')} |")
-    return "\n".join(lines) + "\n"
-
-
-def write_json(result: BenchResult, path: "str | Path") -> Path:
-    path = Path(path)
-    path.write_text(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
-
-
-def write_csv(result: BenchResult, path: "str | Path") -> Path:
-    path = Path(path)
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(COLUMNS))
-        w.writeheader()
-        for r in result.records:
-            d = r.as_dict()
-            w.writerow({k: ("" if d[k] is None else d[k]) for k in COLUMNS})
-    return path
-
-
-def read_csv(path: "str | Path") -> list[dict[str, str]]:
-    with Path(path).open(newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def plot_ladder(result: BenchResult, path: "str | Path") -> Path:
-    """TFLOP/s against size, one line per strategy, cuBLAS as a thick black line."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    recs = result.ladder()
-    shapes = sorted({r.shape for r in recs}, key=lambda s: (s[0] * s[1] * s[2], s))
-    xs = {s: i for i, s in enumerate(shapes)}
-    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
-    order = list(dict.fromkeys(r.strategy for r in recs))
-    for name in order:
-        pts = sorted((xs[r.shape], r.tflops) for r in recs if r.strategy == name and r.ok and r.tflops)
-        if not pts:
-            continue
-        x, y = zip(*pts)
-        if name == CUBLAS:
-            ax.plot(x, y, color="black", linewidth=2.8, label=f"{CUBLAS} (FP32, TF32 off)", zorder=5)
-        elif name == CUBLAS_TF32:
-            ax.plot(x, y, color="gray", linewidth=2, linestyle="--", label=CUBLAS_TF32)
-        else:
-            ax.plot(x, y, marker="o", linewidth=1.4, label=name)
-    ax.set_xticks(range(len(shapes)), [shape_label(s) for s in shapes])
-    ax.set_yscale("log")
-    ax.set_xlabel("problem size (M×N×K, ordered by FLOPs)")
-    ax.set_ylabel("TFLOP/s (median)")
-    ax.set_title(f"Strategy ladder, {result.meta.get('dtype', '')} — {result.meta.get('device', '')}", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return Path(path)
-
-
-def plot_tiles(result: BenchResult, path: "str | Path") -> Path:
-    """Horizontal bars of TFLOP/s per tile config, labelled with threads and shared memory per block."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    recs = result.tiles()
-    kernels = [r for r in recs if r.strategy != CUBLAS]
-    ref = next((r for r in recs if r.strategy == CUBLAS and r.ok), None)
-    fig, ax = plt.subplots(figsize=(9, 0.45 * max(len(kernels), 3) + 1.6), dpi=110)
-    labels, vals, colors = [], [], []
-    palette = {}
-    for r in kernels:
-        smem = "–" if r.smem_bytes is None else f"{r.smem_bytes / 1024:.1f} KiB"
-        labels.append(f"{r.strategy} {r.config}\n{r.threads_per_block} thr, {smem}")
-        vals.append(r.tflops if r.ok and r.tflops else 0.0)
-        colors.append(palette.setdefault(r.strategy, f"C{len(palette)}"))
-    ax.barh(range(len(labels)), vals, color=colors)
-    ax.set_yticks(range(len(labels)), labels, fontsize=7)
-    ax.invert_yaxis()
-    for i, (v, r) in enumerate(zip(vals, kernels)):
-        ax.text(v, i, f" {v:.2f}" if r.ok else f" {r.status}", va="center", fontsize=7)
-    if ref is not None and ref.tflops:
-        ax.axvline(ref.tflops, color="black", linewidth=2, label=f"cuBLAS {ref.tflops:.1f} TFLOP/s")
-        ax.legend(fontsize=8, loc="lower right")
-    shape = shape_label(recs[0].shape) if recs else ""
-    ax.set_xlabel("TFLOP/s (median)")
-    ax.set_title(f"Tile-size study at {shape}, {result.meta.get('dtype', '')}", fontsize=10)
-    ax.grid(True, axis="x", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return Path(path)
-
-
-def write_outputs(result: BenchResult, out_dir: "str | Path") -> dict[str, Path]:
-    """Write bench.json, bench.csv, bench.md, ladder.png and (with a tile study) tiles.png."""
-    out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(f"cannot create output folder {str(out)!r}: {exc.strerror or exc}") from None
-    paths = {
-        "json": write_json(result, out / "bench.json"),
-        "csv": write_csv(result, out / "bench.csv"),
-        "markdown": out / "bench.md",
-    }
-    paths["markdown"].write_text(markdown_tables(result), encoding="utf-8")
-    if result.ladder():
-        paths["ladder_png"] = plot_ladder(result, out / "ladder.png")
-    if result.tiles():
-        paths["tiles_png"] = plot_tiles(result, out / "tiles.png")
-    return paths
-
-
-__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "tile_study_configs", "write_outputs",
-           "write_json", "write_csv", "read_csv", "plot_ladder", "plot_tiles", "ladder_table", "tile_table",
-           "markdown_tables", "DEFAULT_SIZES", "QUICK_SIZES", "LADDER", "TILES"]
+__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "tile_study_configs", "DEFAULT_SIZES",
+           "QUICK_SIZES", "LADDER", "TILES"]
