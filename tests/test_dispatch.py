@@ -235,6 +235,12 @@ def test_tune_without_gpu_raises():
         tm.tune(64, 64, 64)
 
 
+def test_tune_without_cupy_raises_the_same_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` now raises ImportError
+    with pytest.raises(RuntimeError, match="CUDA device"):
+        tm.tune(64, 64, 64)
+
+
 def test_search_space_is_valid_and_tunable():
     space = tune_mod.search_space()
     assert space

@@ -82,7 +82,7 @@ def test_tune_rejects_wrong_candidates(monkeypatch):
     monkeypatch.setattr(api, "kernel", spy_kernel)
     r = tm.tune(96, 96, 96, strategies=["register_blocked"], repeat=3, progress=False, save=False, cublas=False)
     statuses = {tuple(c.params.items()): c.status for c in r.candidates}
-    assert statuses[tuple(bad.items())] == "wrong"
+    assert statuses[tuple(bad.items())] == "failed"
     assert r.best is not None and r.best.params != bad and r.db_path is None
 
 
