@@ -15,7 +15,6 @@ markdown version of it for the README.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import shutil
@@ -27,10 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import tiled_matmul as tm  # noqa: E402
+from tiled_matmul import tunedb as tdb  # noqa: E402
 from tiled_matmul import tuner as tune_mod  # noqa: E402
 from tiled_matmul.measure import shape_arg  # noqa: E402
-
-tdb = importlib.import_module("tiled_matmul.tunedb")
 
 #: The public shape suite (M, N, K).
 SUITE = [

@@ -19,9 +19,8 @@ import pytest
 
 import tiled_matmul as tm
 from tiled_matmul import measure
+from tiled_matmul import tunedb as tdb
 from tiled_matmul import tuner as tune_mod
-
-tdb = importlib.import_module("tiled_matmul.tunedb")
 
 DEV = tdb.device_id(tm.device_limits()) if not tm.gpu_available() else tdb.device_id(0)
 TUNED = {"strategy": "register_blocked", "params": {"bm": 64, "bn": 64, "bk": 16, "tm": 4, "tn": 4}}

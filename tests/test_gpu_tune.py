@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import time
 
 import numpy as np
@@ -12,12 +11,11 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import accuracy as check_mod
 from tiled_matmul import api
+from tiled_matmul import tunedb as tdb
 
 from .conftest import poisoned
 
 pytestmark = pytest.mark.gpu
-
-tdb = importlib.import_module("tiled_matmul.tunedb")
 
 SUITE = [
     (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),

@@ -31,9 +31,11 @@ import functools
 from typing import Any, Sequence
 
 from . import registry
+from .compile import get_kernel
 from .configs import Config, cdiv, dtype_name, itemsize
 from .device import DeviceLimits, device_limits, gpu_available
 from .measure import L2Flusher, make_inputs, parse_shape, strategy_row, time_fn, time_validated, validate
+from .ptxas import nvcc_path, ptxas_report
 
 #: FP32 FMA units per SM used for the peak rate (SMs × 128 × 2 FLOP × clock).
 FP32_LANES_PER_SM = 128
@@ -157,11 +159,7 @@ def measured_bandwidth_gbs(device: int = 0, nbytes: int = 512 * 1024 * 1024) -> 
 
 def _registers(strategy: str, cfg: Config, dtype: str, limits: DeviceLimits, gpu: bool) -> tuple["int | None", str]:
     if gpu:
-        from .compile import get_kernel
-
         return get_kernel(strategy, cfg, dtype).num_regs, "compiled kernel (cupy num_regs)"
-    from .ptxas import nvcc_path, ptxas_report
-
     if nvcc_path() is None:
         return None, "unknown (no GPU and nvcc not on PATH)"
     try:
@@ -345,4 +343,5 @@ def explain_table(m: dict[str, Any]):
     return t
 
 
-__all__ = ["explain", "explain_table", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs", "REQUIRED_KEYS"]
+__all__ = ["explain", "explain_table", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs",
+           "REQUIRED_KEYS"]

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterable, Sequence
 
 from . import device, registry
+from .compile import get_kernel
 from .configs import Config, dtype_name, itemsize
 from .measure import (AUTO, CUBLAS, DEFAULT_BUDGET_S, DEFAULT_REPEAT, MIN_REPEAT, L2Flusher,
                       Record, Row, Shape, auto_row, cublas_compute_type, cublas_row, make_inputs, n_input_sets,
@@ -107,8 +108,6 @@ def _precompile(rows: Sequence[Row], dtype: str) -> None:
     """Compile every kernel the run needs, in parallel (NVRTC runs outside the GIL); errors are
     left for the row's validation to report."""
     import cupy
-
-    from .compile import get_kernel
 
     dev = cupy.cuda.Device().id
     todo = {(r.strategy, r.config) for r in rows if r.config is not None}

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import accuracy, api
+from .compile import get_kernel
 from .configs import Config
 from .timing import L2Flusher, Timing, host_us_per_call, time_fn
 
@@ -349,8 +350,6 @@ def _registers(row: Row, dtype: str) -> "int | None":
     if row.config is None:
         return None
     try:
-        from .compile import get_kernel
-
         return get_kernel(row.strategy, row.config, dtype).num_regs
     except Exception:  # the validating call reports why the kernel cannot be built
         return None
