@@ -10,6 +10,9 @@
 3. timings (CUDA events, L2 flushed, median) of each config against cupy.matmul (FP32, TF32 off)
    in the same run, with each result's relative error next to cuBLAS's, and a short table
    printed last. Full numbers go to DIR/fast_kernels.json.
+
+Every check and timing goes through tiled_matmul.measure: a result is validated against a float64
+reference before it is timed, and one that fails its check is reported and never timed.
 """
 
 from __future__ import annotations
@@ -22,17 +25,14 @@ import time
 os.environ.setdefault("CUPY_TF32", "0")
 
 import cupy as cp  # noqa: E402
-import numpy as np  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
 from tiled_matmul.heuristic import recommend  # noqa: E402
-from tiled_matmul.timing import L2Flusher, host_us_per_call, time_fn  # noqa: E402
+from tiled_matmul.measure import (L2Flusher, Row, cublas_row, host_us_per_call, make_inputs, parse_shapes,  # noqa: E402
+                                  strategy_row, time_validated, validate)
 
-RNG = np.random.default_rng()
-
-
-def rand(shape, dtype=np.float32):
-    return cp.asarray(RNG.uniform(-1, 1, shape).astype(dtype))
+STUDY = "fast_kernels"
+INF = float("inf")
 
 
 def configs(name):
@@ -45,65 +45,61 @@ CHECK_SHAPES = [(1, 1, 1), (17, 33, 129), (129, 127, 31), (5, 7, 0), (300, 257, 
 
 def check_all(lines, strategies):
     failures = []
+
+    def check(name, cfg, where, sets) -> bool:
+        """Validate one call on `sets` (NaN-poisoned output, float64 reference); record a failure."""
+        v = validate(strategy_row(STUDY, name, cfg), sets)
+        if v.rejected is not None:
+            failures.append((name, cfg.tag(), where, v.rejected.rel_err, v.rejected.message))
+        return v.rejected is None
+
     cases = [("register_blocked", tm.STRATEGIES["register_blocked"].default)]
     cases += [(n, c) for n in strategies for c in configs(n)]
     for name, cfg in cases:
-        k = tm.kernel(name, **cfg.params())
         t0 = time.perf_counter()
-        for M, N, K in CHECK_SHAPES:
-            a, b = rand((M, K)), rand((K, N))
-            out = cp.full((M, N), cp.nan, cp.float32)
-            k(a, b, out=out)
-            r = tm.check(out, a, b)
-            if not r.passed:
-                failures.append((name, cfg.tag(), (M, N, K), r.rel_err, r.nonfinite))
+        for shape in CHECK_SHAPES:
+            check(name, cfg, shape, make_inputs(shape, "float32"))
         # Misaligned pointers: views starting one element in.
-        base_a, base_b = rand((301, 402)), rand((402, 203))
-        a, b = base_a[1:, 1:], base_b[1:, 1:]
-        out = cp.full((300, 202), cp.nan, cp.float32)
-        k(a, b, out=out)
-        r = tm.check(out, a, b)
-        if not r.passed:
-            failures.append((name, cfg.tag(), "offset", r.rel_err, r.nonfinite))
+        (a, b, _), = make_inputs((301, 203, 402), "float32")
+        check(name, cfg, "offset", [(a[1:, 1:], b[1:, 1:], cp.empty((300, 202), cp.float32))])
         # Inf in A propagates to its row of C as in FP32 (split schemes must not turn it into NaN).
-        a, b = rand((70, 50)), cp.abs(rand((50, 40))) + 0.5
+        (a, b, out), = make_inputs((70, 40, 50), "float32")
+        b = cp.abs(b) + 0.5
         a[3, 7] = cp.inf
-        out = cp.full((70, 40), cp.nan, cp.float32)
-        k(a, b, out=out)
-        r = tm.check(out, a, b)
-        if not (r.passed and bool(cp.isposinf(out[3]).all())):
-            failures.append((name, cfg.tag(), "inf", r.rel_err, r.nonfinite))
+        if check(name, cfg, "inf", [(a, b, out)]) and not bool(cp.isposinf(out[3]).all()):
+            failures.append((name, cfg.tag(), "inf", None, "row 3 of C is not +inf"))
         lines.append(f"checked {name} {cfg.tag()} in {time.perf_counter() - t0:.1f}s")
     for name in strategies:
         if not tm.STRATEGIES[name].config_cls.supports("float64"):
             continue
-        k = tm.kernel(name)
-        for M, N, K in [(1, 1, 1), (17, 33, 129), (129, 127, 31), (300, 200, 500), (4, 5, 0)]:
-            a, b = rand((M, K), np.float64), rand((K, N), np.float64)
-            out = cp.full((M, N), cp.nan, cp.float64)
-            k(a, b, out=out)
-            r = tm.check(out, a, b)
-            if not (r.passed and r.dtype == "float64"):
-                failures.append((name, "f64", (M, N, K), r.rel_err, r.nonfinite))
+        for shape in [(1, 1, 1), (17, 33, 129), (129, 127, 31), (300, 200, 500), (4, 5, 0)]:
+            check(name, tm.STRATEGIES[name].default, ("f64", shape), make_inputs(shape, "float64"))
     # Determinism of split-K: same inputs -> identical bits.
     for cfg in configs("split_k") if "split_k" in strategies else ():
         k = tm.kernel("split_k", **cfg.params())
-        a, b = rand((333, 4097)), rand((4097, 277))
+        (a, b, _), = make_inputs((333, 277, 4097), "float32")
         c1, c2 = k(a, b), k(a, b)
         if not bool((c1.view(cp.int32) == c2.view(cp.int32)).all()):
-            failures.append(("split_k", cfg.tag(), "not deterministic", 0, 0))
+            failures.append(("split_k", cfg.tag(), "not deterministic", None, ""))
     return failures
 
 
 def host_overhead(name, n=2000, **params):
-    """(host us per kernel() call, per matmul() call, GPU us per launch) at 64³."""
-    a, b = rand((64, 64)), rand((64, 64))
-    c = cp.empty((64, 64), cp.float32)
-    k = tm.kernel(name, **params) if name != "cupy" else None
-    fn = (lambda: cp.matmul(a, b, out=c)) if k is None else (lambda: k(a, b, out=c))
+    """(host us per kernel() call, per matmul() call, GPU us per launch) at 64³; None when the call
+    fails its check (it is then not timed)."""
+    sets = make_inputs((64, 64, 64), "float32")
+    a, b, c = sets[0]
+    if name == "cupy":
+        row, fn = cublas_row(STUDY), (lambda: cp.matmul(a, b, out=c))
+    else:
+        k = tm.kernel(name, **params)
+        row, fn = Row(STUDY, name, lambda a, b, c: k(a, b, out=c)), (lambda: k(a, b, out=c))
+    v = validate(row, sets)
+    if v.rejected is not None:
+        return None
     per_kernel = host_us_per_call(fn, n)
-    gpu_us = time_fn(lambda i: fn(), repeat=50).median_ms * 1e3
-    if k is None:
+    gpu_us = time_validated(row, v, sets, None, repeat=50, budget_s=INF).median_ms * 1e3
+    if name == "cupy":
         return per_kernel, per_kernel, gpu_us
     return per_kernel, host_us_per_call(lambda: tm.matmul(a, b, strategy=name, out=c, **params), n), gpu_us
 
@@ -134,8 +130,12 @@ def main() -> None:
                          ("warp_tiled", dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8)),
                          ("split_k", {}), ("tensor_core", {}),
                          ("tensor_core", dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2))]:
-        us_kernel, us_matmul, gpu_us = host_overhead(name, **params)
-        record["overhead_us"][f"{name}{params or ''}"] = (us_kernel, us_matmul, gpu_us)
+        got = host_overhead(name, **params)
+        record["overhead_us"][f"{name}{params or ''}"] = got
+        if got is None:
+            lines.append(f"host overhead 64^3 {name}{params or ''}: FAILED its check, not timed")
+            continue
+        us_kernel, us_matmul, gpu_us = got
         lines.append(f"host overhead 64^3 {name}{params or ''}: kernel() {us_kernel:.1f} us/call, "
                      f"matmul() {us_matmul:.1f} us/call; GPU {gpu_us:.1f} us/launch")
 
@@ -144,39 +144,39 @@ def main() -> None:
     if args.quick:
         shapes = shapes[:3]
     if args.shapes:
-        shapes = [tuple(int(x) for x in s_.split("x")) for s_ in args.shapes.split(",")]
+        shapes = parse_shapes(args.shapes)
     flush = L2Flusher()
+    plan = dict(repeat=15, budget_s=1.0)  # slow configs at 8192³ get fewer repeats, never under 3
     table = []
     for M, N, K in shapes:
-        a, b = rand((M, K)), rand((K, N))
-        c = cp.empty((M, N), cp.float32)
-        rep = 7 if M * N * K >= 8192 ** 3 else 15
-        t_ref = time_fn(lambda i: cp.matmul(a, b, out=c), repeat=rep, flush=flush)
-        rows = [("cuBLAS", "", t_ref)]
+        sets = make_inputs((M, N, K), "float32")
+        v_ref = validate(cublas_row(STUDY), sets)
+        rows = [("cuBLAS", "", time_validated(cublas_row(STUDY), v_ref, sets, flush, **plan), "")]
         cands = [("register_blocked", tm.STRATEGIES["register_blocked"].default)]
         for n in strategies:
             if n != "split_k" or M * N <= 1024 * 1024:
                 cands += [(n, c_) for c_ in configs(n)]
         rname, rparams = recommend(M, N, K)
         for name, cfg in cands:
-            k = tm.kernel(name, **cfg.params())
-            c.fill(np.nan)
-            k(a, b, out=c)
-            if M * N * K <= 4096 ** 3:
-                rep_ = tm.check(c, a, b)
-                ok, err = rep_.passed, f"{rep_.rel_err:.1e}/{rep_.cublas_rel_err:.1e}"
-            else:
-                ok, err = bool(cp.isfinite(c).all()), "-"
-            t = time_fn(lambda i: k(a, b, out=c), repeat=rep, flush=flush)
+            row = strategy_row(STUDY, name, cfg)
+            v = validate(row, sets)
+            rec = time_validated(row, v, sets, flush, **plan)
+            err = "-" if v.report is None else f"{v.report.rel_err:.1e}/{v.report.cublas_rel_err:.1e}"
             mark = "*" if (name == rname and cfg == tm.STRATEGIES[rname].make_config(**rparams)) else ""
-            rows.append((name, cfg.tag() + mark + ("" if ok else " WRONG"), t, err))
-        for name, tag, t, *err in rows:
-            ratio = t_ref.median_ms / t.median_ms
-            err = err[0] if err else ""
-            table.append(f"{M}x{N}x{K:<6} {name:>16} {t.median_ms:9.3f} {t.tflops(M, N, K):7.2f} {ratio:6.3f} {err:>15}  {tag}")
-            record["timings"].append(dict(shape=(M, N, K), strategy=name, config=tag, ms=t.median_ms,
-                                          iqr_ms=t.iqr_ms, tflops=t.tflops(M, N, K), x_cublas=ratio, err=err))
-        del a, b, c
+            rows.append((name, cfg.tag() + mark, rec, err))
+        t_ref = rows[0][2].median_ms
+        for name, tag, rec, err in rows:
+            if not rec.ok:
+                table.append(f"{M}x{N}x{K:<6} {name:>16} {rec.status.upper():>9} {rec.message}  {tag}")
+                record["timings"].append(dict(shape=(M, N, K), strategy=name, config=tag, status=rec.status,
+                                              message=rec.message, err=err))
+                continue
+            ratio = t_ref / rec.median_ms if t_ref else float("nan")
+            table.append(f"{M}x{N}x{K:<6} {name:>16} {rec.median_ms:9.3f} {rec.tflops:7.2f} {ratio:6.3f} {err:>15}  {tag}")
+            record["timings"].append(dict(shape=(M, N, K), strategy=name, config=tag, status=rec.status,
+                                          ms=rec.median_ms, iqr_ms=rec.iqr_ms, tflops=rec.tflops, x_cublas=ratio,
+                                          err=err))
+        del sets
         cp.get_default_memory_pool().free_all_blocks()
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "fast_kernels.json"), "w") as f:

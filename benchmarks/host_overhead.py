@@ -4,7 +4,9 @@
 
 Measures, at 64³ with a host clock over N calls (then one synchronize), the cost per call of:
 cupy.matmul(out=), tm.matmul(out=) with a named strategy and with "auto", a MatmulKernel call,
-and the bare CuPy launch of the compiled kernel, so the Python layers can be told apart.
+and the bare CuPy launch of the compiled kernel, so the Python layers can be told apart. Every
+call is first validated (NaN-poisoned output, float64 reference) by tiled_matmul.measure; one
+that fails is reported and not timed.
 
 Over 2,000 calls the clock also counts the GPU: once the launch queue is full, each call waits
 for a kernel to finish, so a row cannot go below the kernel's own GPU time (printed too). The
@@ -18,6 +20,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import sys
 
 os.environ.setdefault("CUPY_TF32", "0")
 
@@ -25,40 +28,24 @@ import cupy as cp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
-from tiled_matmul.timing import host_us_per_call, time_fn  # noqa: E402
+from tiled_matmul.measure import Row, host_us_per_call, make_inputs, time_validated, validate  # noqa: E402
 
 
-def host_only_us(fn, calls: int) -> float:
-    """Host microseconds per call of `calls` calls issued into an idle GPU's launch queue, timed
-    without waiting for the kernels (fewer than the queue holds, so no call blocks)."""
-    import time
-
-    for _ in range(20):
-        fn()
-    cp.cuda.Device().synchronize()
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    t1 = time.perf_counter()
-    cp.cuda.Device().synchronize()
-    return (t1 - t0) / calls * 1e6
-
-
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--strategy", default="register_blocked")
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
     n = 64
-    a = cp.random.uniform(-1, 1, (n, n), dtype=cp.float32)
-    b = cp.random.uniform(-1, 1, (n, n), dtype=cp.float32)
-    out = cp.empty((n, n), cp.float32)
+    sets = make_inputs((n, n, n), "float32")
+    a, b, out = sets[0]
     k = tm.kernel(args.strategy)
     compiled = k.compiled("float32")
     grid = k.config.grid(n, n)
     launch_args = (a, b, out, np.int32(n), np.int32(n), np.int32(n), np.int32(3))
-    rows = {
+    # Each call works on (a, b, out) itself, with nothing between the clock and the call.
+    calls = {
         "cupy.matmul(a, b, out=out)": lambda: cp.matmul(a, b, out=out),
         "bare RawKernel launch": lambda: compiled.raw(grid, k.config.block(), launch_args,
                                                        shared_mem=compiled.smem_bytes),
@@ -67,13 +54,19 @@ def main() -> None:
         "tm.matmul(a, b, 'auto', out=out)": lambda: tm.matmul(a, b, "auto", out=out),
         f"tm.matmul(a, b, {args.strategy!r})  (allocates C)": lambda: tm.matmul(a, b, args.strategy),
     }
-    assert tm.check(tm.matmul(a, b, "auto", out=out), a, b).passed
     print(f"host overhead per call at {n}^3, host clock ({tm.device_limits().name})")
     print(f"  {args.calls} calls + sync | 200 calls, host only | GPU per call | call")
-    for label, fn in rows.items():
+    failed = 0
+    for label, fn in calls.items():
+        row = Row("host_overhead", label, lambda _a, _b, _c, fn=fn: fn())
+        v = validate(row, sets)
+        if v.rejected is not None:
+            failed += 1
+            print(f"  {v.rejected.status.upper()}: {v.rejected.message} | {label}")
+            continue
         full = host_us_per_call(fn, args.calls)
-        host = host_only_us(fn, 200)
-        gpu = time_fn(lambda i: fn(), repeat=50).median_ms * 1e3
+        host = host_us_per_call(fn, 200, warmup=20, wait=False)
+        gpu = time_validated(row, v, sets, None, repeat=50, budget_s=float("inf")).median_ms * 1e3
         print(f"  {full:7.1f} us | {host:7.1f} us | {gpu:7.1f} us | {label}")
     if args.profile:
         prof = cProfile.Profile()
@@ -83,7 +76,8 @@ def main() -> None:
         prof.disable()
         cp.cuda.Device().synchronize()
         pstats.Stats(prof).sort_stats("tottime").print_stats(18)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -15,7 +15,6 @@ markdown version of it for the README.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import shutil
@@ -27,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import tiled_matmul as tm  # noqa: E402
-
-tdb = importlib.import_module("tiled_matmul.tunedb")
-tune_mod = importlib.import_module("tiled_matmul.tune")
+from tiled_matmul import tunedb as tdb  # noqa: E402
+from tiled_matmul import tuner as tune_mod  # noqa: E402
+from tiled_matmul.measure import shape_arg  # noqa: E402
 
 #: The public shape suite (M, N, K).
 SUITE = [
@@ -42,7 +41,7 @@ SUITE = [
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(ROOT / "tiled_matmul" / "data" / "tuned_h100.json"))
-    p.add_argument("--sizes", nargs="+", type=tune_mod.parse_size, default=SUITE, metavar="SIZE",
+    p.add_argument("--sizes", nargs="+", type=shape_arg, default=SUITE, metavar="SIZE",
                    help="shapes (default: the public suite)")
     p.add_argument("--dtype", nargs="+", default=["float32"], choices=["float32", "float64"])
     p.add_argument("--strategies", default=None, help="comma-separated (default: every tunable strategy)")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import bench, cli
+from tiled_matmul import bench, cli, measure, report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,13 +34,13 @@ def run_cli(argv, capsys):
     ],
 )
 def test_parse_sizes(text, sizes):
-    assert bench.parse_sizes(text) == sizes
+    assert measure.parse_shapes(text) == sizes
 
 
 @pytest.mark.parametrize("bad", ["", "1024,", "10x20", "abc", "0", "4096,-1"])
 def test_parse_sizes_rejects(bad):
     with pytest.raises(ValueError, match="size|sizes"):
-        bench.parse_sizes(bad)
+        measure.parse_shapes(bad)
 
 
 def test_parse_set():
@@ -244,18 +244,18 @@ def test_subcommand_from_a_module(tmp_path, monkeypatch):
     ],
 )
 def test_plan_repeats(probe_ms, repeat, budget, expect):
-    assert bench.plan_repeats(probe_ms, repeat, budget, 3) == expect
+    assert measure.plan_repeats(probe_ms, repeat, budget, 3) == expect
 
 
 def test_input_sets_rotate_only_when_a_set_fits_in_l2():
     l2 = 50 * 2**20
-    assert bench.n_input_sets(3 * 4096 * 4096 * 4, l2) == 1  # 192 MiB: never cached between repeats
-    assert bench.n_input_sets(3 * 2048 * 2048 * 4, l2) == 2  # 48 MiB: two sets exceed L2
-    assert bench.n_input_sets(3 * 256 * 256 * 4, l2) == bench.MAX_INPUT_SETS
+    assert measure.n_input_sets(3 * 4096 * 4096 * 4, l2) == 1  # 192 MiB: never cached between repeats
+    assert measure.n_input_sets(3 * 2048 * 2048 * 4, l2) == 2  # 48 MiB: two sets exceed L2
+    assert measure.n_input_sets(3 * 256 * 256 * 4, l2) == measure.MAX_INPUT_SETS
 
 
 def _synthetic() -> bench.BenchResult:
-    R = bench.BenchRecord
+    R = measure.Record
     recs = []
     for shape, t_naive in (((256, 256, 256), 0.2), ((3000, 2000, 1000), 40.0)):
         M, N, K = shape
@@ -292,13 +292,13 @@ def test_derived_columns():
 
 def test_outputs_agree_with_each_other(tmp_path):
     res = _synthetic()
-    paths = bench.write_outputs(res, tmp_path / "out")
+    paths = report.write_outputs(res, tmp_path / "out")
     assert {p.name for p in paths.values()} == {"bench.json", "bench.csv", "bench.md", "ladder.png", "tiles.png"}
     data = json.loads(paths["json"].read_text())
-    rows = bench.read_csv(paths["csv"])
+    rows = report.read_csv(paths["csv"])
     assert len(data["records"]) == len(rows) == len(res.records)
     for rec, row in zip(data["records"], rows):
-        assert list(row) == list(bench.COLUMNS)
+        assert list(row) == list(report.COLUMNS)
         for key in ("study", "strategy", "config", "shape", "status"):
             assert row[key] == str(rec[key])
         if rec["median_ms"] is None:
@@ -318,8 +318,8 @@ def test_tables_render_and_state_tf32_off():
 
     res = _synthetic()
     console = Console(width=200, record=True, file=open(os.devnull, "w"))
-    console.print(bench.ladder_table(res))
-    console.print(bench.tile_table(res))
+    console.print(report.ladder_table(res))
+    console.print(report.tile_table(res))
     text = console.export_text()
     assert "TF32 off" in text
     assert "FAILED" in text and "validation failed" in text

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sys
 import warnings
 
 import numpy as np
@@ -16,9 +17,9 @@ import pytest
 
 import tiled_matmul as tm
 
-from tiled_matmul import dispatch
+from tiled_matmul import dispatch, measure
 from tiled_matmul import tunedb as tdb
-tune_mod = importlib.import_module("tiled_matmul.tune")
+from tiled_matmul import tuner as tune_mod
 
 DEV = tdb.device_id(tm.device_limits()) if not tm.gpu_available() else tdb.device_id(0)
 TUNED = {"strategy": "register_blocked", "params": {"bm": 64, "bn": 64, "bk": 16, "tm": 4, "tn": 4}}
@@ -217,6 +218,12 @@ def test_tune_without_gpu_raises():
         tm.tune(64, 64, 64)
 
 
+def test_tune_without_cupy_raises_the_same_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` now raises ImportError
+    with pytest.raises(RuntimeError, match="CUDA device"):
+        tm.tune(64, 64, 64)
+
+
 def test_search_space_is_valid_and_tunable():
     space = tune_mod.search_space()
     assert space
@@ -231,13 +238,13 @@ def test_search_space_is_valid_and_tunable():
 @pytest.mark.parametrize("text,want", [("4096", (4096, 4096, 4096)), ("3001x2999x3007", (3001, 2999, 3007)),
                                        ("16384,64,4096", (16384, 64, 4096)), ("8192X8192x128", (8192, 8192, 128))])
 def test_parse_size(text, want):
-    assert tune_mod.parse_size(text) == want
+    assert measure.shape_arg(text) == want
 
 
 @pytest.mark.parametrize("text", ["", "x", "1x2", "0", "1x2x3x4", "-4", "abc"])
 def test_parse_size_rejects(text):
     with pytest.raises(argparse.ArgumentTypeError):
-        tune_mod.parse_size(text)
+        measure.shape_arg(text)
 
 
 def test_tune_arguments():

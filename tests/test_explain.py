@@ -1,4 +1,4 @@
-"""The tiling model (`tiled_matmul.explain`): traffic, intensity, occupancy. CPU only.
+"""The tiling model (`tiled_matmul.analysis`): traffic, intensity, occupancy. CPU only.
 
 Expected numbers are computed by hand in the comments, not by calling the code under test.
 """
@@ -12,7 +12,8 @@ import pytest
 
 import tiled_matmul as tm
 from tiled_matmul.device import H100_LIMITS
-from tiled_matmul.explain import REQUIRED_KEYS, explain, occupancy, parse_shape, peak_fp32_tflops
+from tiled_matmul.analysis import REQUIRED_KEYS, explain, occupancy, peak_fp32_tflops
+from tiled_matmul.measure import parse_shape
 
 from .conftest import HAS_GPU, HAS_NVCC
 

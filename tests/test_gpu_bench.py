@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import bench, cli
-from tiled_matmul.explain import explain
+from tiled_matmul import bench, cli, measure, report
+from tiled_matmul.analysis import explain
 
 pytestmark = pytest.mark.gpu
 
@@ -36,7 +36,7 @@ def test_quick_bench_writes_json_csv_png(quick_run):
 def test_json_and_csv_rows_agree(quick_run):
     _, out = quick_run
     data = json.loads((out / "bench.json").read_text())
-    rows = bench.read_csv(out / "bench.csv")
+    rows = report.read_csv(out / "bench.csv")
     assert len(rows) == len(data["records"]) > 0
     for rec, row in zip(data["records"], rows):
         for key in ("study", "strategy", "config", "shape", "status", "M", "N", "K", "repeats"):
@@ -97,9 +97,9 @@ def test_tf32_row_is_explicit_and_restored():
     res = bench.run(strategies=["smem_tiled"], sizes="512", repeat=3, tf32=True, tile_study=False)
     assert rl.get_compute_type(np.float32) == before
     names = [r.strategy for r in res.records]
-    assert names == ["smem_tiled", bench.CUBLAS, bench.CUBLAS_TF32]
+    assert names == ["smem_tiled", bench.CUBLAS, measure.CUBLAS_TF32]
     tf32 = res.records[-1]
-    assert tf32.ok and tf32.tol == bench.TF32_TOL
+    assert tf32.ok and tf32.tol == measure.TF32_TOL
     assert res.meta["tf32_row"] is True and "TF32 off" in res.meta["cublas"]
 
 

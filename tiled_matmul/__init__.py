@@ -11,7 +11,7 @@ Importing needs no GPU: ``source()``, the registry and config validation work an
 """
 
 from .api import DEFAULT_STRATEGY, AutoKernel, MatmulKernel, kernel, launch_grid, matmul, source, tolerance
-from .check import CheckReport, check
+from .accuracy import CheckReport, check
 from .compile import KernelCompileError, get_kernel
 from .configs import Config
 from .device import DeviceLimits, device_limits, gpu_available
@@ -19,8 +19,8 @@ from .dtypes import DType
 from .registry import STRATEGIES, register_strategy, unregister_strategy
 from .strategy import Strategy
 from . import bench
-from .explain import explain
-from .tune import TuneResult, tune
+from .analysis import explain
+from .tuner import TuneResult, tune
 
 __version__ = "0.1.0"
 

@@ -1,29 +1,21 @@
 """The benchmark behind ``tiled-matmul bench``: the strategy ladder against cuBLAS, and a tile-size study.
 
-:func:`run` returns a :class:`BenchResult` of plain :class:`BenchRecord` rows; the terminal
-tables (:func:`ladder_table`, :func:`tile_table`), the JSON/CSV files and the PNG plots
-(:func:`write_outputs`) are all made from those same records.
+:func:`run` returns a :class:`BenchResult` of :class:`tiled_matmul.measure.Record` rows; the
+terminal tables, the JSON/CSV files (:mod:`tiled_matmul.report`) and the PNG plots
+(:mod:`tiled_matmul.plots`) are all made from those same records.
 
-How every row is measured (see :func:`measure_row`):
+Every row is measured by :mod:`tiled_matmul.measure`: at each size every row is validated (a
+NaN-poisoned output checked against a float64 reference) before any row is timed, a row that
+fails is reported (``status="failed"``) and never timed, and the timed calls are CUDA-event
+medians with the L2 flushed before each repeat and the input set rotated where one fits in L2.
 
-1. at each size, every row is validated before any row is timed (:func:`validate_row`): its
-   first call on input set 0 writes into a NaN-filled output and is checked with
-   :func:`tiled_matmul.check` against a float64 reference; a row that fails is reported
-   (``status="failed"``) and never timed. That first call, bracketed by CUDA events, is also the
-   *probe* that sizes the timing run;
-2. timing uses :func:`tiled_matmul.timing.time_fn`: CUDA events around each call, warm-up calls
-   first, the L2 cache flushed (a buffer of 2 × L2 is written) before every timed repeat, and the
-   input set rotated each repeat when one set fits in L2;
-3. **time budget**: a row runs ``repeat`` timed calls (default 10) unless that would exceed
-   ``row_budget_s`` (default 1 s): then it runs ``budget / probe`` calls, but at least
-   ``min_repeat`` (3). Slow rows also get fewer warm-up calls (the validated call already warmed
-   the kernel). This keeps naive at 4096³ (well over 100 ms per call) to a handful of calls, and
-   the default run on an H100 well under a minute.
+**Time budget**: a row runs ``repeat`` timed calls (default 10) unless that would exceed
+``row_budget_s`` (default 1 s): then it runs ``budget / probe`` calls, but at least ``min_repeat``
+(3). This keeps naive at 4096³ (well over 100 ms per call) to a handful of calls.
 
 Small sizes: each timed call goes through the public :class:`tiled_matmul.MatmulKernel` path
-(operand checks, then the launch). Where the kernel is shorter than that host work (about 60 µs
-per call on the H100 run; the L2 flush hides only about 30 µs of it), the row measures the launch
-path, not the kernel. That is why the hand-written rows sit near 0.06 ms at 256³ and 512³.
+(operand checks, then the launch). Where the kernel is shorter than that host work, the row
+measures the launch path, not the kernel.
 
 cuBLAS is ``cupy.matmul`` with TF32 *off*: the bench sets CuPy's float32 compute type to plain
 FP32 for the run (whatever ``CUPY_TF32`` says). ``tf32=True`` adds a ``cuBLAS TF32`` row, timed
@@ -32,23 +24,19 @@ with the compute type set to TF32 explicitly and validated at a TF32 tolerance.
 
 from __future__ import annotations
 
-import contextlib
-import csv
-import json
-import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, fields
-from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Iterable, Sequence
 
-from . import registry
+from . import device, registry
+from .compile import get_kernel
 from .configs import Config
 from .dtypes import as_dtype
-from .explain import parse_shape
-
-Shape = tuple[int, int, int]
+from .measure import (AUTO, CUBLAS, DEFAULT_BUDGET_S, DEFAULT_REPEAT, MIN_REPEAT, L2Flusher,
+                      Record, Row, Shape, auto_row, cublas_compute_type, cublas_row, make_inputs, n_input_sets,
+                      parse_shape, parse_shapes, shape_label, strategy_row, time_validated, validate)
 
 #: The ladder's default sizes: five cubes and one ragged shape.
 DEFAULT_SIZES: tuple[Shape, ...] = ((256,) * 3, (512,) * 3, (1024,) * 3, (2048,) * 3, (4096,) * 3, (3000, 2000, 1000))
@@ -58,72 +46,12 @@ QUICK_SIZES: tuple[Shape, ...] = ((256,) * 3, (512,) * 3, (1024,) * 3, (1000, 70
 TILE_STUDY_STRATEGIES: tuple[str, ...] = ("smem_tiled", "rect_tiled")
 DEFAULT_TILE_SIZE: Shape = (2048,) * 3
 QUICK_TILE_SIZE: Shape = (1024,) * 3
-DEFAULT_REPEAT = 10
 QUICK_REPEAT = 5
-DEFAULT_ROW_BUDGET_S = 1.0
-MIN_REPEAT = 3
-#: At most this many input sets are rotated (only shapes whose A, B, C fit in L2 get more than one).
-MAX_INPUT_SETS = 8
-#: ``||C - ref|| / ||ref||`` allowed for the TF32 cuBLAS row (10-bit mantissa inputs).
-TF32_TOL = 1e-2
-CUBLAS = "cuBLAS"
-CUBLAS_TF32 = "cuBLAS TF32"
 LADDER, TILES = "ladder", "tiles"
-TF32_NOTE = "cuBLAS = cupy.matmul, TF32 off (plain FP32 compute)"
 
 
 class NoGPUError(RuntimeError):
     """Raised by :func:`run` where CuPy sees no CUDA device."""
-
-
-# ---------------------------------------------------------------------------------------------
-# records
-# ---------------------------------------------------------------------------------------------
-@dataclass
-class BenchRecord:
-    """One measured row: a strategy config (or cuBLAS) at one shape. Plain data, JSON/CSV-ready."""
-
-    study: str  # "ladder" or "tiles"
-    strategy: str  # registry name, or "cuBLAS" / "cuBLAS TF32"
-    config: str  # "tile=32" style; "" for cuBLAS
-    M: int
-    N: int
-    K: int
-    dtype: str
-    status: str = "ok"  # "ok" | "failed" (validation, not timed) | "error" (could not run)
-    median_ms: "float | None" = None
-    min_ms: "float | None" = None
-    max_ms: "float | None" = None
-    iqr_ms: "float | None" = None  # spread: 75th - 25th percentile
-    repeats: int = 0
-    warmup: int = 0
-    input_sets: int = 1
-    tflops: "float | None" = None
-    pct_cublas: "float | None" = None  # 100 * t_cuBLAS / t
-    speedup_vs_naive: "float | None" = None  # t_naive / t
-    threads_per_block: "int | None" = None
-    smem_bytes: "int | None" = None
-    registers: "int | None" = None
-    rel_err: "float | None" = None
-    tol: "float | None" = None
-    message: str = ""
-
-    @property
-    def shape(self) -> Shape:
-        return (self.M, self.N, self.K)
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok" and self.median_ms is not None
-
-    def as_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["shape"] = shape_label(self.shape)
-        return d
-
-
-#: Column order of the CSV (and keys of every JSON record).
-COLUMNS: tuple[str, ...] = ("shape",) + tuple(f.name for f in fields(BenchRecord))
 
 
 @dataclass
@@ -131,12 +59,12 @@ class BenchResult:
     """What :func:`run` returns: run metadata and every record, ladder first then the tile study."""
 
     meta: dict[str, Any]
-    records: list[BenchRecord] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
 
-    def ladder(self) -> list[BenchRecord]:
+    def ladder(self) -> list[Record]:
         return [r for r in self.records if r.study == LADDER]
 
-    def tiles(self) -> list[BenchRecord]:
+    def tiles(self) -> list[Record]:
         return [r for r in self.records if r.study == TILES]
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,40 +72,9 @@ class BenchResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "BenchResult":
-        names = {f.name for f in fields(BenchRecord)}
-        return cls(dict(data.get("meta", {})), [BenchRecord(**{k: v for k, v in r.items() if k in names})
+        names = {f.name for f in fields(Record)}
+        return cls(dict(data.get("meta", {})), [Record(**{k: v for k, v in r.items() if k in names})
                                                  for r in data.get("records", [])])
-
-
-def shape_label(shape: Shape) -> str:
-    """``"1024³"`` for cubes, ``"3000×2000×1000"`` otherwise."""
-    M, N, K = shape
-    return f"{M}³" if M == N == K else f"{M}×{N}×{K}"
-
-
-def config_label(cfg: "Config | None") -> str:
-    return "" if cfg is None else " ".join(f"{k}={v}" for k, v in cfg.params().items())
-
-
-def parse_sizes(text: str) -> list[Shape]:
-    """``"1024,4096"`` → cubes; ``"3000x2000x1000"`` → one MxNxK; mixed lists are fine.
-
-    Raises ValueError naming the bad item.
-    """
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError("sizes must be a comma-separated list like 1024,4096 or 3000x2000x1000")
-    out = []
-    for item in text.split(","):
-        item = item.strip()
-        try:
-            out.append(parse_shape(item))
-        except (ValueError, TypeError):
-            raise ValueError(f"bad size {item!r}: use n (for n³) or MxNxK, comma-separated, e.g. 1024,3000x2000x1000") from None
-    return out
-
-
-#: The dispatching pseudo-strategy: `matmul(..., strategy="auto")`, benchmarked as its own row.
-AUTO = "auto"
 
 
 def resolve_strategies(names: "Iterable[str] | str | None") -> list[str]:
@@ -193,214 +90,9 @@ def resolve_strategies(names: "Iterable[str] | str | None") -> list[str]:
     return [n if n == AUTO else registry.get(n).name for n in names]
 
 
-def plan_repeats(probe_ms: float, repeat: int, row_budget_s: float = DEFAULT_ROW_BUDGET_S,
-                 min_repeat: int = MIN_REPEAT) -> tuple[int, int]:
-    """(timed repeats, warm-up calls) for a row whose validated first call took `probe_ms`.
-
-    ``repeat`` when it fits in `row_budget_s`, else as many as fit but at least
-    ``min(min_repeat, repeat)``. Warm-ups: 3 for fast rows, 1 above 20 ms, 0 above 200 ms.
-    """
-    if repeat < 1:
-        raise ValueError(f"repeat must be >= 1; got {repeat}")
-    probe_ms = max(float(probe_ms), 1e-6)
-    budget_ms = row_budget_s * 1e3
-    if probe_ms * repeat <= budget_ms:
-        n = repeat
-    else:
-        n = max(min(min_repeat, repeat), int(budget_ms // probe_ms))
-        n = min(n, repeat)
-    warmup = 3 if probe_ms < 20 else (1 if probe_ms < 200 else 0)
-    return n, warmup
-
-
-def n_input_sets(set_bytes: int, l2_bytes: int, max_sets: int = MAX_INPUT_SETS) -> int:
-    """How many (A, B, C) sets to rotate: 1 when one set exceeds L2, else enough to exceed it
-    (capped at `max_sets`)."""
-    if set_bytes <= 0 or set_bytes > l2_bytes:
-        return 1
-    return max(1, min(max_sets, l2_bytes // set_bytes + 1))
-
-
-# ---------------------------------------------------------------------------------------------
-# rows and measurement
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Row:
-    """Something to benchmark: ``call(a, b, c)`` writes a @ b into c."""
-
-    study: str
-    strategy: str
-    call: Callable[[Any, Any, Any], Any]
-    config: "Config | None" = None
-    tol: "float | None" = None  # validation tolerance (None: tiled_matmul.tolerance)
-    context: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext
-
-    @property
-    def label(self) -> str:
-        return f"{self.strategy} {config_label(self.config)}".strip()
-
-
-def strategy_row(study: str, name: str, cfg: Config) -> Row:
-    """A row launching `name` with `cfg` through the public API (validated for the current device).
-
-    A config this device cannot run still makes a row: its call raises, so the row is reported
-    with ``status="error"`` and the rest of the benchmark goes on.
-    """
-    from . import api
-
-    try:
-        k = api.kernel(name, **cfg.params())
-    except (ValueError, TypeError) as exc:
-        err = exc
-
-        def broken(a, b, c):
-            raise err
-
-        return Row(study, name, broken, cfg)
-    return Row(study, name, lambda a, b, c: k(a, b, out=c), cfg)
-
-
-def auto_row(study: str) -> Row:
-    """A row calling ``matmul(a, b, strategy="auto")``: the tuned (or heuristic) pick per shape."""
-    from . import api
-
-    return Row(study, AUTO, lambda a, b, c: api.matmul(a, b, AUTO, out=c))
-
-
-def cublas_row(study: str, tf32: bool = False) -> Row:
-    import cupy
-
-    def call(a, b, c):
-        cupy.matmul(a, b, out=c)
-
-    if tf32:
-        return Row(study, CUBLAS_TF32, call, None, TF32_TOL, lambda: cublas_compute_type("tf32"))
-    return Row(study, CUBLAS, call)
-
-
-@contextlib.contextmanager
-def cublas_compute_type(kind: str) -> Iterator[str]:
-    """Set CuPy's float32 matmul compute type to ``"fp32"`` (TF32 off) or ``"tf32"`` while inside;
-    restore the previous one after. Yields CuPy's name for the type now in force."""
-    import numpy as np
-    from cupy._core import _routines_linalg as rl
-
-    want = {"fp32": rl.COMPUTE_TYPE_FP32, "tf32": rl.COMPUTE_TYPE_TF32}[kind]
-    before = rl.get_compute_type(np.float32)
-    rl.set_compute_type(np.float32, want)
-    try:
-        yield rl.compute_type_to_str(rl.get_compute_type(np.float32))
-    finally:
-        rl.set_compute_type(np.float32, before)
-
-
-def make_inputs(shape: Shape, dtype: str, n_sets: int, seed: int = 0) -> list[tuple[Any, Any, Any]]:
-    """`n_sets` independent (A, B, C) device triples, values uniform in [-1, 1)."""
-    import cupy
-
-    M, N, K = shape
-    rs = cupy.random.RandomState(seed)
-    return [(rs.uniform(-1, 1, (M, K), dtype=dtype), rs.uniform(-1, 1, (K, N), dtype=dtype),
-             cupy.empty((M, N), dtype=dtype)) for _ in range(n_sets)]
-
-
-def _record(row: Row, shape: Shape, dtype: str, **kw: Any) -> BenchRecord:
-    cfg = row.config
-    threads = smem = None
-    if cfg is not None:
-        threads, smem = cfg.threads, cfg.smem_bytes(dtype)
-    return BenchRecord(row.study, row.strategy, config_label(cfg), *shape, dtype,
-                       threads_per_block=threads, smem_bytes=smem, **kw)
-
-
-@dataclass
-class Validation:
-    """What :func:`validate_row` found: the probe time of the validated call, or the record of a
-    row that failed (or could not run) and so must not be timed."""
-
-    probe_ms: "float | None" = None
-    rel_err: "float | None" = None
-    tol: "float | None" = None
-    registers: "int | None" = None
-    rejected: "BenchRecord | None" = None
-
-
-def _shape_of(sets: Sequence[tuple[Any, Any, Any]]) -> tuple[Shape, str]:
-    a, b, _ = sets[0]
-    return (a.shape[0], b.shape[1], a.shape[1]), str(a.dtype)
-
-
-def _error_text(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
-
-
-def validate_row(row: Row, sets: Sequence[tuple[Any, Any, Any]]) -> Validation:
-    """Run `row` once on input set 0 (into a NaN-filled C) and check it against a float64
-    reference. That call, bracketed by CUDA events, is the probe that sizes the timing run.
-    Never raises for a kernel problem: the failure is returned as ``rejected``."""
-    from .check import check
-    from .timing import time_fn
-
-    shape, dtype = _shape_of(sets)
-    a, b, c = sets[0]
-    regs = None
-    if row.config is not None:
-        try:
-            from .compile import get_kernel
-
-            regs = get_kernel(row.strategy, row.config, dtype).num_regs
-        except Exception:
-            regs = None
-    try:
-        with row.context():
-            c.fill(math.nan)
-            probe = time_fn(lambda i: row.call(a, b, c), repeat=1, warmup=0)
-            rep = check(c, a, b, tol=row.tol)
-    except Exception as exc:  # a compile or launch problem: report the row, keep benchmarking
-        return Validation(registers=regs, rejected=_record(row, shape, dtype, status="error", registers=regs,
-                                                           message=_error_text(exc)))
-    if not rep.passed:
-        return Validation(rel_err=rep.rel_err, tol=rep.tol, registers=regs, rejected=_record(
-            row, shape, dtype, status="failed", rel_err=rep.rel_err, tol=rep.tol, registers=regs,
-            message=f"validation failed: rel_err {rep.rel_err:.3g} > tol {rep.tol:.3g}, "
-                    f"{rep.nonfinite} non-finite; not timed"))
-    return Validation(probe.median_ms, rep.rel_err, rep.tol, regs)
-
-
-def time_row(row: Row, v: Validation, sets: Sequence[tuple[Any, Any, Any]], flusher: Any, *,
-             repeat: int = DEFAULT_REPEAT, row_budget_s: float = DEFAULT_ROW_BUDGET_S,
-             min_repeat: int = MIN_REPEAT) -> BenchRecord:
-    """Time a validated row with :func:`tiled_matmul.timing.time_fn` (L2 flushed before each
-    repeat, input sets rotated); the number of repeats comes from :func:`plan_repeats`."""
-    from .timing import time_fn
-
-    if v.rejected is not None:
-        return v.rejected
-    shape, dtype = _shape_of(sets)
-    n, warm = plan_repeats(v.probe_ms, repeat, row_budget_s, min_repeat)
-    try:
-        with row.context():
-            t = time_fn(lambda i: row.call(*sets[i % len(sets)]), repeat=n, warmup=warm, flush=flusher)
-    except Exception as exc:
-        return _record(row, shape, dtype, status="error", registers=v.registers, rel_err=v.rel_err, tol=v.tol,
-                       message=_error_text(exc))
-    note = f"{n} of {repeat} repeats (row budget {row_budget_s:g} s)" if n < repeat else ""
-    return _record(row, shape, dtype, median_ms=t.median_ms, min_ms=t.min_ms, max_ms=t.max_ms, iqr_ms=t.iqr_ms,
-                   repeats=n, warmup=warm, input_sets=len(sets), tflops=t.tflops(*shape), registers=v.registers,
-                   rel_err=v.rel_err, tol=v.tol, message=note)
-
-
-def measure_row(row: Row, sets: Sequence[tuple[Any, Any, Any]], flusher: Any, *, repeat: int = DEFAULT_REPEAT,
-                row_budget_s: float = DEFAULT_ROW_BUDGET_S, min_repeat: int = MIN_REPEAT) -> BenchRecord:
-    """:func:`validate_row` then :func:`time_row` for one row."""
-    return time_row(row, validate_row(row, sets), sets, flusher, repeat=repeat, row_budget_s=row_budget_s,
-                    min_repeat=min_repeat)
-
-
-def _derive(records: Sequence[BenchRecord]) -> None:
+def _derive(records: Sequence[Record]) -> None:
     """Fill % of cuBLAS and speedup vs naive within each (study, shape) group."""
-    groups: dict[tuple, list[BenchRecord]] = {}
+    groups: dict[tuple, list[Record]] = {}
     for r in records:
         groups.setdefault((r.study, r.shape), []).append(r)
     for group in groups.values():
@@ -415,10 +107,8 @@ def _derive(records: Sequence[BenchRecord]) -> None:
 
 def _precompile(rows: Sequence[Row], dtype: str) -> None:
     """Compile every kernel the run needs, in parallel (NVRTC runs outside the GIL); errors are
-    left for :func:`measure_row` to report on its row."""
+    left for the row's validation to report."""
     import cupy
-
-    from .compile import get_kernel
 
     dev = cupy.cuda.Device().id
     todo = {(r.strategy, r.config) for r in rows if r.config is not None}
@@ -446,41 +136,37 @@ def tile_study_configs(names: Sequence[str] = TILE_STUDY_STRATEGIES) -> list[tup
     return out
 
 
+def _check_positive_int(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive int; got {value!r}")
+
+
 def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape] | str | None" = None,
         dtype: Any = "float32", repeat: "int | None" = None, quick: bool = False, tf32: bool = False,
         tile_study: bool = True, tile_size: "Shape | str | int | None" = None,
-        row_budget_s: float = DEFAULT_ROW_BUDGET_S, min_repeat: int = MIN_REPEAT,
+        row_budget_s: float = DEFAULT_BUDGET_S, min_repeat: int = MIN_REPEAT,
         progress: "Callable[[int, int, str], None] | None" = None, extra_rows: Sequence[Row] = ()) -> BenchResult:
     """Benchmark the ladder (each strategy's default config plus cuBLAS at each size) and the tile
-    study; return every row as a :class:`BenchRecord`.
+    study; return every row as a :class:`tiled_matmul.measure.Record`.
 
     `strategies`: names (default: every registered strategy). `sizes`: shapes or text like
     ``"1024,3000x2000x1000"`` (default :data:`DEFAULT_SIZES`, or :data:`QUICK_SIZES` with `quick`).
     `repeat`: timed calls per row (default 10; 5 with `quick`), reduced for slow rows to fit
     `row_budget_s` (never below `min_repeat`). `tf32` adds a TF32 cuBLAS row. `progress` is called
     as ``progress(done, total, label)`` before each row. `extra_rows` are appended to the ladder
-    (each must be a :class:`Row`).
+    (each must be a :class:`tiled_matmul.measure.Row`).
 
     Raises :class:`NoGPUError` without a CUDA device, ValueError/TypeError for bad arguments.
     """
-    from .device import device_limits, gpu_available
-
     names = resolve_strategies(strategies)
-    if sizes is None:
-        shapes = list(QUICK_SIZES if quick else DEFAULT_SIZES)
-    elif isinstance(sizes, str):
-        shapes = parse_sizes(sizes)
-    else:
-        shapes = [parse_shape(s) for s in sizes]
+    shapes = list(QUICK_SIZES if quick else DEFAULT_SIZES) if sizes is None else parse_shapes(sizes)
     if not shapes:
         raise ValueError("no sizes to benchmark")
     dt = as_dtype(dtype)
     if repeat is None:
         repeat = QUICK_REPEAT if quick else DEFAULT_REPEAT
-    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
-        raise ValueError(f"repeat must be a positive int; got {repeat!r}")
-    if isinstance(min_repeat, bool) or not isinstance(min_repeat, int) or min_repeat < 1:
-        raise ValueError(f"min_repeat must be a positive int; got {min_repeat!r}")
+    _check_positive_int("repeat", repeat)
+    _check_positive_int("min_repeat", min_repeat)
     if not row_budget_s > 0:
         raise ValueError(f"row_budget_s must be > 0; got {row_budget_s!r}")
     if tf32 and dt != "float32":
@@ -489,16 +175,14 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
         if not isinstance(r, Row):
             raise TypeError(f"extra_rows must hold bench.Row objects; got {type(r).__name__}")
     study_shape = parse_shape(tile_size) if tile_size is not None else (QUICK_TILE_SIZE if quick else DEFAULT_TILE_SIZE)
-    if not gpu_available():
+    if not device.gpu_available():  # looked up per call, so tests can hide the GPU
         raise NoGPUError("no CUDA GPU available (cupy.is_available() is False); "
                          "`tiled-matmul explain`, `list` and `source` work without one")
 
     import cupy
 
-    from .timing import L2Flusher
-
     t_start = time.perf_counter()
-    limits = device_limits()
+    limits = device.device_limits()
     ladder_rows = [auto_row(LADDER) if n == AUTO else strategy_row(LADDER, n, registry.get(n).default)
                    for n in names if n == AUTO or (registry.get(n).supports(dt) and registry.get(n).runs_on())]
     ladder_rows.append(cublas_row(LADDER))
@@ -520,7 +204,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
         groups.append((study_shape, tile_rows))
     total = 2 * sum(len(rows) for _, rows in groups)  # a validation and a timing step per row
     step = 0
-    records: list[BenchRecord] = []
+    records: list[Record] = []
     sets: list = []
     with cublas_compute_type("fp32") as compute_type:
         for shape, rows in groups:
@@ -535,13 +219,13 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
                 if progress is not None:
                     progress(step, total, f"check {shape_label(shape)} {row.label}")
                 step += 1
-                checked.append(validate_row(row, sets))
+                checked.append(validate(row, sets))
             for row, v in zip(rows, checked):
                 if progress is not None:
                     progress(step, total, f"time {shape_label(shape)} {row.label}")
                 step += 1
-                records.append(time_row(row, v, sets, flusher, repeat=repeat, row_budget_s=row_budget_s,
-                                        min_repeat=min_repeat))
+                records.append(time_validated(row, v, sets, flusher, repeat=repeat, budget_s=row_budget_s,
+                                              min_repeat=min_repeat))
         if progress is not None:
             progress(total, total, "done")
     del sets, flusher
@@ -573,216 +257,5 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     return BenchResult(meta, records)
 
 
-# ---------------------------------------------------------------------------------------------
-# output: tables, JSON, CSV, plots
-# ---------------------------------------------------------------------------------------------
-def _fmt(v: "float | None", spec: str, empty: str = "–") -> str:
-    return empty if v is None else format(v, spec)
-
-
-def _ms(v: "float | None") -> str:
-    if v is None:
-        return "–"
-    return f"{v:.4f}" if v < 1 else f"{v:.3f}" if v < 100 else f"{v:.1f}"
-
-
-def header_line(result: BenchResult) -> str:
-    m = result.meta
-    return (f"{m.get('device', '?')} · {m.get('dtype', '?')} · {m.get('cublas', TF32_NOTE)} · "
-            f"repeats {m.get('repeat')} (≥{m.get('min_repeat')} when a row exceeds {m.get('row_budget_s')} s) · "
-            f"L2 flushed between repeats")
-
-
-def ladder_table(result: BenchResult):
-    """A rich Table of the ladder, one section per shape."""
-    from rich.table import Table
-
-    tf32 = "TF32 off" if result.meta.get("dtype", "float32") == "float32" else "float64"
-    t = Table(title=f"Strategy ladder vs cuBLAS ({tf32}) — {result.meta.get('device', '')}", title_justify="left")
-    for col, just in (("shape", "left"), ("strategy", "left"), ("config", "left"), ("median ms", "right"),
-                      ("± IQR", "right"), ("TFLOP/s", "right"), ("% cuBLAS", "right"), ("× naive", "right"),
-                      ("runs", "right")):
-        t.add_column(col, justify=just, no_wrap=col != "config")
-    last = None
-    for r in result.ladder():
-        if last is not None and r.shape != last:
-            t.add_section()
-        first = r.shape != last
-        last = r.shape
-        _add_row(t, r, shape_label(r.shape) if first else "")
-    return t
-
-
-def _add_row(t, r: BenchRecord, shape: str) -> None:
-    style = "bold" if r.strategy == CUBLAS else None
-    if r.ok:
-        t.add_row(shape, r.strategy, r.config, _ms(r.median_ms), _ms(r.iqr_ms), _fmt(r.tflops, ".2f"),
-                  _fmt(r.pct_cublas, ".1f"), _fmt(r.speedup_vs_naive, ".1f"), str(r.repeats), style=style)
-    else:
-        t.add_row(shape, r.strategy, r.config, f"[red]{r.status.upper()}[/red]", "", "", "", "", "",
-                  style=style)
-        t.add_row("", "", f"[red]{r.message}[/red]", "", "", "", "", "", "")
-
-
-def tile_table(result: BenchResult):
-    """A rich Table of the tile-size study."""
-    from rich.table import Table
-
-    rows = result.tiles()
-    size = shape_label(rows[0].shape) if rows else ""
-    t = Table(title=f"Tile-size study at {size} ({result.meta.get('dtype', '')})", title_justify="left")
-    for col in ("strategy", "config", "threads/block", "smem/block", "median ms", "± IQR", "TFLOP/s", "% cuBLAS"):
-        t.add_column(col, justify="left" if col in ("strategy", "config") else "right")
-    for r in rows:
-        smem = "–" if r.smem_bytes is None else f"{r.smem_bytes / 1024:.1f} KiB"
-        thr = "–" if r.threads_per_block is None else str(r.threads_per_block)
-        if r.ok:
-            t.add_row(r.strategy, r.config, thr, smem, _ms(r.median_ms), _ms(r.iqr_ms), _fmt(r.tflops, ".2f"),
-                      _fmt(r.pct_cublas, ".1f"), style="bold" if r.strategy == CUBLAS else None)
-        else:
-            t.add_row(r.strategy, r.config, thr, smem, f"[red]{r.status.upper()}[/red]", "", "", "")
-            t.add_row("", f"[red]{r.message}[/red]", "", "", "", "", "", "")
-    return t
-
-
-def markdown_tables(result: BenchResult) -> str:
-    """The ladder and the tile study as GitHub-markdown tables (for a README or RESULTS file)."""
-    lines = [f"_{header_line(result)}_", "", "| shape | strategy | config | median ms | ± IQR | TFLOP/s | % cuBLAS | × naive |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
-    for r in result.ladder():
-        if r.ok:
-            lines.append(f"| {shape_label(r.shape)} | {r.strategy} | {r.config} | {_ms(r.median_ms)} | {_ms(r.iqr_ms)} | "
-                         f"{_fmt(r.tflops, '.2f')} | {_fmt(r.pct_cublas, '.1f')} | {_fmt(r.speedup_vs_naive, '.1f')} |")
-        else:
-            lines.append(f"| {shape_label(r.shape)} | {r.strategy} | {r.config} | {r.status}: {r.message} | | | | |")
-    tiles = result.tiles()
-    if tiles:
-        lines += ["", f"Tile-size study at {shape_label(tiles[0].shape)}:", "",
-                  "| strategy | config | threads/block | smem/block | median ms | TFLOP/s | % cuBLAS |",
-                  "|---|---|---:|---:|---:|---:|---:|"]
-        for r in tiles:
-            smem = "–" if r.smem_bytes is None else f"{r.smem_bytes / 1024:.1f} KiB"
-            lines.append(f"| {r.strategy} | {r.config} | {r.threads_per_block or '–'} | {smem} | {_ms(r.median_ms)} | "
-                         f"{_fmt(r.tflops, '.2f')} | {_fmt(r.pct_cublas, '.1f')} |")
-    return "\n".join(lines) + "\n"
-
-
-def write_json(result: BenchResult, path: "str | Path") -> Path:
-    path = Path(path)
-    path.write_text(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
-
-
-def write_csv(result: BenchResult, path: "str | Path") -> Path:
-    path = Path(path)
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(COLUMNS))
-        w.writeheader()
-        for r in result.records:
-            d = r.as_dict()
-            w.writerow({k: ("" if d[k] is None else d[k]) for k in COLUMNS})
-    return path
-
-
-def read_csv(path: "str | Path") -> list[dict[str, str]]:
-    with Path(path).open(newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def plot_ladder(result: BenchResult, path: "str | Path") -> Path:
-    """TFLOP/s against size, one line per strategy, cuBLAS as a thick black line."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    recs = result.ladder()
-    shapes = sorted({r.shape for r in recs}, key=lambda s: (s[0] * s[1] * s[2], s))
-    xs = {s: i for i, s in enumerate(shapes)}
-    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
-    order = list(dict.fromkeys(r.strategy for r in recs))
-    for name in order:
-        pts = sorted((xs[r.shape], r.tflops) for r in recs if r.strategy == name and r.ok and r.tflops)
-        if not pts:
-            continue
-        x, y = zip(*pts)
-        if name == CUBLAS:
-            ax.plot(x, y, color="black", linewidth=2.8, label=f"{CUBLAS} (FP32, TF32 off)", zorder=5)
-        elif name == CUBLAS_TF32:
-            ax.plot(x, y, color="gray", linewidth=2, linestyle="--", label=CUBLAS_TF32)
-        else:
-            ax.plot(x, y, marker="o", linewidth=1.4, label=name)
-    ax.set_xticks(range(len(shapes)), [shape_label(s) for s in shapes])
-    ax.set_yscale("log")
-    ax.set_xlabel("problem size (M×N×K, ordered by FLOPs)")
-    ax.set_ylabel("TFLOP/s (median)")
-    ax.set_title(f"Strategy ladder, {result.meta.get('dtype', '')} — {result.meta.get('device', '')}", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return Path(path)
-
-
-def plot_tiles(result: BenchResult, path: "str | Path") -> Path:
-    """Horizontal bars of TFLOP/s per tile config, labelled with threads and shared memory per block."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    recs = result.tiles()
-    kernels = [r for r in recs if r.strategy != CUBLAS]
-    ref = next((r for r in recs if r.strategy == CUBLAS and r.ok), None)
-    fig, ax = plt.subplots(figsize=(9, 0.45 * max(len(kernels), 3) + 1.6), dpi=110)
-    labels, vals, colors = [], [], []
-    palette = {}
-    for r in kernels:
-        smem = "–" if r.smem_bytes is None else f"{r.smem_bytes / 1024:.1f} KiB"
-        labels.append(f"{r.strategy} {r.config}\n{r.threads_per_block} thr, {smem}")
-        vals.append(r.tflops if r.ok and r.tflops else 0.0)
-        colors.append(palette.setdefault(r.strategy, f"C{len(palette)}"))
-    ax.barh(range(len(labels)), vals, color=colors)
-    ax.set_yticks(range(len(labels)), labels, fontsize=7)
-    ax.invert_yaxis()
-    for i, (v, r) in enumerate(zip(vals, kernels)):
-        ax.text(v, i, f" {v:.2f}" if r.ok else f" {r.status}", va="center", fontsize=7)
-    if ref is not None and ref.tflops:
-        ax.axvline(ref.tflops, color="black", linewidth=2, label=f"cuBLAS {ref.tflops:.1f} TFLOP/s")
-        ax.legend(fontsize=8, loc="lower right")
-    shape = shape_label(recs[0].shape) if recs else ""
-    ax.set_xlabel("TFLOP/s (median)")
-    ax.set_title(f"Tile-size study at {shape}, {result.meta.get('dtype', '')}", fontsize=10)
-    ax.grid(True, axis="x", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return Path(path)
-
-
-def write_outputs(result: BenchResult, out_dir: "str | Path") -> dict[str, Path]:
-    """Write bench.json, bench.csv, bench.md, ladder.png and (with a tile study) tiles.png."""
-    out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(f"cannot create output folder {str(out)!r}: {exc.strerror or exc}") from None
-    paths = {
-        "json": write_json(result, out / "bench.json"),
-        "csv": write_csv(result, out / "bench.csv"),
-        "markdown": out / "bench.md",
-    }
-    paths["markdown"].write_text(markdown_tables(result), encoding="utf-8")
-    if result.ladder():
-        paths["ladder_png"] = plot_ladder(result, out / "ladder.png")
-    if result.tiles():
-        paths["tiles_png"] = plot_tiles(result, out / "tiles.png")
-    return paths
-
-
-__all__ = ["run", "BenchRecord", "BenchResult", "Row", "NoGPUError", "measure_row", "validate_row", "time_row", "plan_repeats", "n_input_sets",
-           "parse_sizes", "resolve_strategies", "write_outputs", "write_json", "write_csv", "read_csv",
-           "plot_ladder", "plot_tiles", "ladder_table", "tile_table", "markdown_tables", "cublas_compute_type",
-           "DEFAULT_SIZES", "QUICK_SIZES", "CUBLAS", "CUBLAS_TF32"]
+__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "tile_study_configs", "DEFAULT_SIZES",
+           "QUICK_SIZES", "LADDER", "TILES"]

@@ -1,12 +1,15 @@
-"""The ``tiled-matmul`` command line: ``bench``, ``explain``, ``list``, ``source`` (and ``tune``).
+"""The ``tiled-matmul`` command line: ``bench``, ``explain``, ``list``, ``source`` and ``tune``.
+
+This module only wires arguments to the modules that do the work (:mod:`tiled_matmul.bench` and
+:mod:`tiled_matmul.report`, :mod:`tiled_matmul.analysis`, :mod:`tiled_matmul.tuner`).
 
 Subcommands come from one table, :data:`SUBCOMMANDS`. Each entry names a function that adds its
 arguments to an :class:`argparse.ArgumentParser` and a handler that takes the parsed namespace
-and returns an exit code. Another module adds a subcommand with one entry, either in the table
-or at import time through :func:`register`::
+and returns an exit code. Code outside the package adds a subcommand with one entry, either in
+the table or at import time through :func:`register`; :meth:`Subcommand.from_module` names a
+module that is imported only when the parser is built::
 
-    Subcommand.from_module("tune", "tiled_matmul.tune", "autotune shapes", needs_gpu=True,
-                           handler="run_cli")   # tune.py defines add_arguments(p) and run_cli(args)
+    Subcommand.from_module("hello", "my_package.hello", "say hello")   # add_arguments(p), cli_main(args)
 
 Exit codes: 0 success; 1 a benchmark row failed validation; 2 a usage error, bad input, or
 no GPU for a command that needs one (one line on stderr, no traceback).
@@ -22,7 +25,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from . import registry
+from . import __version__, analysis, api, bench, device, registry, report, tuner
+from .measure import DEFAULT_BUDGET_S, OK, shape_arg, shapes_arg
 
 PROG = "tiled-matmul"
 DEFAULT_OUT = "./tiled-matmul-results"
@@ -71,29 +75,9 @@ def parse_set(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"--set {name}: value must be an int; got {value!r}") from None
 
 
-def _sizes_type(text: str):
-    from .bench import parse_sizes
-
-    try:
-        return parse_sizes(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _shape_type(text: str) -> tuple[int, int, int]:
-    from .explain import parse_shape
-
-    try:
-        return parse_shape(text)
-    except (ValueError, TypeError) as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def _strategies_type(text: str) -> list[str]:
-    from .bench import resolve_strategies
-
     try:
-        return resolve_strategies(text)
+        return bench.resolve_strategies(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -140,21 +124,13 @@ def _dtype_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dtype", default="float32", choices=["float32", "float64"], help="element type (default float32)")
 
 
-def _console(file=None):
-    from rich.console import Console
-
-    stream = file or sys.stdout
-    # Not a terminal (a log file, CI): wide enough that the tables do not wrap.
-    return Console(file=stream, width=None if stream.isatty() else 150, highlight=False)
-
-
 # ---------------------------------------------------------------------------------------------
 # bench
 # ---------------------------------------------------------------------------------------------
 def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategies", type=_strategies_type, default=None, metavar="A,B",
                    help="comma-separated strategies (default: every registered one); cuBLAS is always a row")
-    p.add_argument("--sizes", type=_sizes_type, default=None, metavar="SIZES",
+    p.add_argument("--sizes", type=shapes_arg, default=None, metavar="SIZES",
                    help="comma-separated sizes: n for n³ or MxNxK (default 256,512,1024,2048,4096,3000x2000x1000)")
     _dtype_arg(p)
     p.add_argument("--repeat", type=_positive_int, default=None,
@@ -162,7 +138,7 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="smaller sizes (up to 1024³), 5 repeats, tile study at 1024³")
     p.add_argument("--tf32", action="store_true", help="add a cuBLAS row with TF32 explicitly on (float32 only)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT}/)")
-    p.add_argument("--tile-size", type=_shape_type, default=None, metavar="SHAPE",
+    p.add_argument("--tile-size", type=shape_arg, default=None, metavar="SHAPE",
                    help="size of the tile-size study (default 2048, --quick 1024)")
     p.add_argument("--no-tile-study", dest="tile_study", action="store_false", help="skip the tile-size study")
     p.add_argument("--row-budget", type=_positive_float, default=None, metavar="SECONDS",
@@ -170,60 +146,25 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-plots", dest="plots", action="store_false", help="write JSON/CSV only")
 
 
-class _LazyProgress:
-    """A rich progress bar that appears only once a run has taken more than `after_s` seconds."""
-
-    def __init__(self, console, after_s: float = 2.0):
-        self.console, self.after_s, self.t0 = console, after_s, time.perf_counter()
-        self.bar = None
-        self.task = None
-
-    def __call__(self, done: int, total: int, label: str) -> None:
-        if self.bar is None:
-            if time.perf_counter() - self.t0 < self.after_s or done >= total:
-                return
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(TextColumn("[bold]bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                TextColumn("{task.description}"), console=self.console, transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task(label, total=total, completed=done)
-        self.bar.update(self.task, completed=done, description=label)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-
 def _bench(args: argparse.Namespace) -> int:
-    from . import bench
-
-    console = _console()
-    err_console = _console(sys.stderr)
-    prog = _LazyProgress(err_console)
+    out = report.console()
+    progress = report.Progress("bench", after_s=2.0)
     t0 = time.perf_counter()
     try:
         result = bench.run(strategies=args.strategies, sizes=args.sizes, dtype=args.dtype, repeat=args.repeat,
                            quick=args.quick, tf32=args.tf32, tile_study=args.tile_study, tile_size=args.tile_size,
-                           row_budget_s=args.row_budget or bench.DEFAULT_ROW_BUDGET_S, progress=prog)
+                           row_budget_s=args.row_budget or DEFAULT_BUDGET_S, progress=progress)
     finally:
-        prog.close()
-    console.print(bench.header_line(result))
-    console.print(bench.ladder_table(result))
+        progress.close()
+    out.print(report.header_line(result))
+    out.print(report.ladder_table(result))
     if result.tiles():
-        console.print(bench.tile_table(result))
-    if args.plots:
-        paths = bench.write_outputs(result, args.out)
-    else:
-        from pathlib import Path
-
-        Path(args.out).mkdir(parents=True, exist_ok=True)
-        paths = {"json": bench.write_json(result, Path(args.out) / "bench.json"),
-                 "csv": bench.write_csv(result, Path(args.out) / "bench.csv")}
-    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
-    bad = [r for r in result.records if r.status != "ok"]
-    console.print(f"TF32 off for cuBLAS · {len(result.records)} rows · {len(bad)} not timed · "
-                  f"{time.perf_counter() - t0:.1f} s")
+        out.print(report.tile_table(result))
+    paths = report.write_outputs(result, args.out, with_plots=args.plots)
+    out.print("wrote " + ", ".join(str(p) for p in paths.values()))
+    bad = [r for r in result.records if r.status != OK]
+    out.print(f"TF32 off for cuBLAS · {len(result.records)} rows · {len(bad)} not timed · "
+              f"{time.perf_counter() - t0:.1f} s")
     return 1 if bad else 0
 
 
@@ -232,7 +173,7 @@ def _bench(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 def _explain_args(p: argparse.ArgumentParser) -> None:
     _strategy_arg(p)
-    p.add_argument("--shape", type=_shape_type, required=True, metavar="MxNxK", help="problem size, e.g. 1024x1024x1024")
+    p.add_argument("--shape", type=shape_arg, required=True, metavar="MxNxK", help="problem size, e.g. 1024x1024x1024")
     _set_arg(p)
     _dtype_arg(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -243,58 +184,15 @@ def _explain_args(p: argparse.ArgumentParser) -> None:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from .explain import explain
-
-    params = _params(args.params)
-    m = explain(args.strategy, args.shape, dtype=args.dtype, registers=args.registers, measure=args.measure, **params)
+    m = analysis.explain(args.strategy, args.shape, dtype=args.dtype, registers=args.registers, measure=args.measure,
+                         **_params(args.params))
     if args.json:
         print(json.dumps(m, sort_keys=False))
         return 0
-    from rich.table import Table
-
-    console = _console()
-    M, N, K = m["shape"]
-    p = " ".join(f"{k}={v}" for k, v in m["params"].items())
-    t = Table(title=f"{m['strategy']} ({p}) at {M}×{N}×{K}, {m['dtype']} — {m['device']}", title_justify="left",
-              show_header=True)
-    t.add_column("quantity")
-    t.add_column("value", justify="right")
-    t.add_column("meaning")
-
-    def bytes_row(key: str, meaning: str) -> None:
-        t.add_row(key, f"{m[key]:,}", meaning)
-
-    bytes_row("naive_bytes", "A+B reads if every output read its row and column (M·N·2K)")
-    bytes_row("tiled_bytes", "A+B reads of this config (its tiles, padded grid included)")
-    bytes_row("min_bytes", "A+B reads if each input were read once (M·K+K·N)")
-    bytes_row("output_bytes", "C written once (M·N)")
-    t.add_row("reduction", f"{m['reduction']:.2f}×", "naive_bytes / tiled_bytes")
-    t.add_row("traffic_over_min", f"{m['traffic_over_min']:.2f}×", "tiled_bytes / min_bytes")
-    t.add_row("intensity", f"{m['intensity']:.2f}", "FLOP per byte of this config's traffic (reads, C write, workspace)")
-    t.add_row("reuse_factor", f"{m['reuse_factor']:.2f}", "multiply-adds per element fetched from global memory")
-    t.add_section()
-    t.add_row("tile (bm×bn, k)", f"{m['tile_mn'][0]}×{m['tile_mn'][1]}, {m['tile_k']}", "C tile per block, K step")
-    t.add_row("grid / blocks", f"{tuple(m['grid'])} / {m['blocks']:,}", "")
-    t.add_row("threads_per_block", str(m["threads_per_block"]), f"{m['outputs_per_thread']:g} outputs per thread")
-    t.add_row("smem_bytes", f"{m['smem_bytes']:,}", "shared memory per block")
-    t.add_row("registers", "–" if m["registers"] is None else str(m["registers"]), m["registers_source"])
-    regs = m["blocks_per_sm_regs"]
-    t.add_row("blocks/SM", str(m["blocks_per_sm"]),
-              f"by threads {m['blocks_per_sm_threads']}, by smem {m['blocks_per_sm_smem']}, "
-              f"by registers {'–' if regs is None else regs}, slots {m['blocks_per_sm_max']}")
-    t.add_row("occupancy", f"{100 * m['occupancy']:.1f}%", f"theoretical; limited by {m['occupancy_limiter']}")
-    t.add_row("waves", "–" if m["waves"] is None else f"{m['waves']:.2f}", "blocks / (resident blocks × SMs)")
-    t.add_section()
-    t.add_row("peak", "–" if m["peak_tflops"] is None else f"{m['peak_tflops']:.1f} TFLOP/s", "SMs × 128 × 2 × clock")
-    t.add_row("bandwidth", "–" if m["bandwidth_gbs"] is None else f"{m['bandwidth_gbs']:.0f} GB/s", "measured copy")
-    t.add_row("roofline", "–" if m["roofline_ms"] is None else f"{m['roofline_ms']:.4f} ms",
-              "max(compute, min traffic / bandwidth)")
-    if m["measured_ms"] is not None:
-        t.add_row("measured", f"{m['measured_ms']:.4f} ms", f"{m['measured_tflops']:.2f} TFLOP/s, "
-                  f"{m['pct_of_roofline']:.1f}% of the roofline bound" if m["pct_of_roofline"] else "")
-    console.print(t)
+    out = report.console()
+    out.print(analysis.explain_table(m))
     for note in m["notes"]:
-        console.print(f"note: {note}")
+        out.print(f"note: {note}")
     return 0
 
 
@@ -303,14 +201,12 @@ def _explain(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 def strategy_listing() -> list[dict[str, Any]]:
     """Every registered strategy: summary, parameters with defaults, search-space size and rules."""
-    from .device import device_limits
-
-    limits = device_limits()
+    limits = device.device_limits()
     out = []
     for name, entry in registry.STRATEGIES.items():
         cfg = entry.default
         try:
-            rules = [text for _, text in cfg._rules(limits, 4)]  # noqa: SLF001 - the config's own rule texts
+            rules = cfg.rule_texts(limits)
         except Exception:
             rules = []
         smem_limit = limits.smem_per_block_optin if cfg.DYNAMIC_SMEM else limits.smem_per_block
@@ -348,7 +244,7 @@ def _list(args: argparse.Namespace) -> int:
         t.add_row(it["strategy"], "tunable" if it["tunable"] else "teaching",
                   "\n".join(f"{k}={v}" for k, v in it["parameters"].items()),
                   "\n".join(it["constraints"]), it["summary"] + f"\n({it['search_space']} configs in the search space)")
-    _console().print(t)
+    report.console().print(t)
     return 0
 
 
@@ -359,9 +255,7 @@ def _source_args(p: argparse.ArgumentParser) -> None:
 
 
 def _source(args: argparse.Namespace) -> int:
-    from .api import source
-
-    sys.stdout.write(source(args.strategy, dtype=args.dtype, **_params(args.params)))
+    sys.stdout.write(api.source(args.strategy, dtype=args.dtype, **_params(args.params)))
     return 0
 
 
@@ -375,8 +269,8 @@ SUBCOMMANDS: list[Subcommand] = [
     Subcommand("explain", "the tiling model of one strategy at one shape (no GPU needed)", _explain_args, _explain),
     Subcommand("list", "registered strategies, their parameters, defaults and constraints", _list_args, _list),
     Subcommand("source", "print the rendered CUDA source of a strategy", _source_args, _source),
-    Subcommand.from_module("tune", "tiled_matmul.tune", "autotune shapes and store the best configs for strategy='auto'",
-                           needs_gpu=True, handler="run_cli"),
+    Subcommand("tune", "autotune shapes and store the best configs for strategy='auto'", tuner.add_arguments,
+               tuner.run_cli, needs_gpu=True),
 ]
 
 
@@ -393,8 +287,6 @@ def register(sub: Subcommand) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser, one subparser per entry of :data:`SUBCOMMANDS`."""
-    from . import __version__
-
     parser = argparse.ArgumentParser(prog=PROG, description="Tiled matmul CUDA kernels: benchmark, explain, inspect.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subs = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -416,21 +308,14 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 with argparse's message on a usage error
     sub: Subcommand = args._subcommand
-    if sub.needs_gpu:
-        from .device import gpu_available
-
-        if not gpu_available():
-            return _error(sub.name, NO_GPU_MESSAGE)
+    if sub.needs_gpu and not device.gpu_available():  # looked up per call, so tests can hide the GPU
+        return _error(sub.name, NO_GPU_MESSAGE)
     try:
         return int(sub.handler(args) or 0)
     except (ValueError, TypeError) as exc:
         return _error(sub.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    except RuntimeError as exc:
-        from .bench import NoGPUError
-
-        if isinstance(exc, NoGPUError):
-            return _error(sub.name, NO_GPU_MESSAGE)
-        raise
+    except bench.NoGPUError:
+        return _error(sub.name, NO_GPU_MESSAGE)
     except KeyboardInterrupt:
         return _error(sub.name, "interrupted")
     except BrokenPipeError:  # `tiled-matmul source X | head`

@@ -132,6 +132,10 @@ class Config:
         """Yield (holds, rule) for each strategy-specific constraint."""
         return iter(())
 
+    def rule_texts(self, limits: "DeviceLimits | None" = None, dtype: Any = FLOAT32) -> list[str]:
+        """The texts of this strategy's own rules (for listings; validate() checks them)."""
+        return [text for _, text in self._rules(device_limits(limits), as_dtype(dtype))]
+
     def _derived(self, dt: DType) -> dict[str, int]:
         """Extra compile-time constants the template needs, computed here rather than in C."""
         return {}

@@ -1,14 +1,16 @@
-"""Timing with CUDA events: warm-up, L2 flush between repeats, median and spread.
+"""The low-level clocks under :mod:`tiled_matmul.measure`: CUDA events, the L2 flush, the host clock.
 
-Used by the benchmarks, the bench command and the tuner, so every number in the project is
-measured the same way.
+Nothing here decides what to time or how often; measure.py does, and is the only importer.
 """
 
 from __future__ import annotations
 
 import statistics
+import time
 from dataclasses import dataclass
 from typing import Callable
+
+from .device import device_limits
 
 
 @dataclass(frozen=True)
@@ -24,13 +26,13 @@ class Timing:
 
 
 class L2Flusher:
-    """Writes a buffer larger than L2 so each timed repeat starts with a cold cache."""
+    """Writes a buffer of twice the L2 size so each timed repeat starts with a cold cache."""
 
     def __init__(self, l2_bytes: "int | None" = None):
         import cupy
 
         if l2_bytes is None:
-            l2_bytes = cupy.cuda.Device().attributes["L2CacheSize"]
+            l2_bytes = device_limits().l2_bytes
         self.buf = cupy.empty(2 * l2_bytes // 4 + 1024, dtype=cupy.float32)
 
     def __call__(self) -> None:
@@ -62,11 +64,14 @@ def time_fn(fn: Callable[[int], object], repeat: int = 20, warmup: int = 3, flus
     return Timing(statistics.median(times), times[0], times[-1], q[2] - q[0], repeat)
 
 
-def host_us_per_call(fn: Callable[[], object], calls: int = 2000, warmup: int = 50) -> float:
-    """Host microseconds per call of `fn` over `calls` back-to-back calls (host clock, one
-    synchronize at each end): the per-call launch overhead when `fn` is a tiny launch."""
-    import time
+def host_us_per_call(fn: Callable[[], object], calls: int = 2000, warmup: int = 50, wait: bool = True) -> float:
+    """Host microseconds per call of `fn` over `calls` back-to-back calls (host clock, the device
+    synchronised before the first): the per-call launch overhead when `fn` is a tiny launch.
 
+    With `wait` the clock stops after a final synchronize, so it also counts the GPU once the
+    launch queue is full; without it, it stops as the last call returns (keep `calls` below what
+    the queue holds so that no call blocks): what the Python side and the driver cost.
+    """
     import cupy
 
     for _ in range(warmup):
@@ -75,5 +80,8 @@ def host_us_per_call(fn: Callable[[], object], calls: int = 2000, warmup: int = 
     t0 = time.perf_counter()
     for _ in range(calls):
         fn()
+    t1 = time.perf_counter()
     cupy.cuda.Device().synchronize()
-    return (time.perf_counter() - t0) / calls * 1e6
+    if wait:
+        t1 = time.perf_counter()
+    return (t1 - t0) / calls * 1e6

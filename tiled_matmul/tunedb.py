@@ -351,14 +351,14 @@ def save_entries(entries: Mapping[str, Mapping], dev: "DeviceId | None" = None,
         section = doc["devices"].setdefault(
             dev.key, {"device": dev.name, "cc": dev.cc, "package": dev.package, "entries": {}})
         section["entries"].update({k: dict(v) for k, v in entries.items()})
-        section["updated"] = _now()
+        section["updated"] = timestamp()
         _atomic_write(path, doc)
     global generation
     generation += 1
     return path
 
 
-def _now() -> str:
+def timestamp() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
 
 

@@ -19,7 +19,7 @@ Traffic model (elements are ``itemsize`` bytes: 4 for float32, 8 for float64):
 
 Example (no GPU needed)::
 
-    >>> from tiled_matmul.explain import explain
+    >>> from tiled_matmul.analysis import explain
     >>> m = explain("smem_tiled", (1024, 1024, 1024), tile=32, registers=32)
     >>> m["naive_bytes"], m["tiled_bytes"], m["min_bytes"], m["reduction"]
     (8589934592, 268435456, 8388608, 32.0)
@@ -31,53 +31,22 @@ import functools
 from typing import Any, Sequence
 
 from . import registry
+from .compile import get_kernel
 from .configs import Config, cdiv
 from .dtypes import as_dtype
 from .device import DeviceLimits, device_limits, gpu_available
+from .measure import L2Flusher, make_inputs, parse_shape, strategy_row, time_fn, time_validated, validate
+from .ptxas import nvcc_path, ptxas_report
 
 #: FP32 FMA units per SM used for the peak rate (SMs × 128 × 2 FLOP × clock).
 FP32_LANES_PER_SM = 128
 #: Registers are allocated per warp in units of this many (so per thread in units of 8).
 REG_ALLOC_UNIT = 256
-#: Shared memory the CUDA runtime reserves per resident block on sm_80 and newer.
-RESERVED_SMEM_PER_BLOCK = 1024
 #: Keys the ``--json`` output is guaranteed to have.
 REQUIRED_KEYS = (
     "naive_bytes", "tiled_bytes", "min_bytes", "output_bytes", "reduction", "intensity",
     "threads_per_block", "smem_bytes", "occupancy",
 )
-
-
-def parse_shape(shape: "Sequence[int] | str | int") -> tuple[int, int, int]:
-    """(M, N, K) from a 3-sequence, an int n (n³), or text ``"MxNxK"`` / ``"n"``.
-
-    Raises ValueError for anything that is not three positive ints, TypeError for non-ints.
-    """
-    if isinstance(shape, str):
-        text = shape.strip().lower().replace("×", "x")
-        parts = text.split("x")
-        if len(parts) not in (1, 3) or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"shape {shape!r} must be MxNxK (e.g. 3000x2000x1000) or one size n for n³")
-        dims = [int(p) for p in parts]
-        dims = dims * 3 if len(dims) == 1 else dims
-    elif isinstance(shape, bool):
-        raise TypeError(f"shape must be (M, N, K) ints; got {shape!r}")
-    elif isinstance(shape, int):
-        dims = [shape] * 3
-    else:
-        try:
-            dims = list(shape)
-        except TypeError:
-            raise TypeError(f"shape must be (M, N, K) ints or 'MxNxK' text; got {type(shape).__name__}") from None
-        if len(dims) != 3:
-            raise ValueError(f"shape must have three dims (M, N, K); got {len(dims)}: {tuple(dims)}")
-        for d in dims:
-            if isinstance(d, bool) or not hasattr(d, "__index__"):
-                raise TypeError(f"shape dims must be ints; got {d!r} in {tuple(dims)}")
-        dims = [int(d) for d in dims]
-    if any(d < 1 for d in dims):
-        raise ValueError(f"shape dims must be >= 1; got {tuple(dims)}")
-    return dims[0], dims[1], dims[2]
 
 
 def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32") -> dict[str, Any]:
@@ -117,8 +86,7 @@ def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32") -> dict[str, A
     }
 
 
-def occupancy(threads: int, smem: int, registers: "int | None", limits: DeviceLimits,
-              reserved_smem: "int | None" = None) -> dict[str, Any]:
+def occupancy(threads: int, smem: int, registers: "int | None", limits: DeviceLimits) -> dict[str, Any]:
     """Resident blocks per SM as limited by threads, shared memory and registers, and the
     theoretical occupancy (resident warps / the SM's maximum warps).
 
@@ -130,9 +98,7 @@ def occupancy(threads: int, smem: int, registers: "int | None", limits: DeviceLi
     warps = cdiv(threads, warp)
     max_warps = limits.max_threads_per_sm // warp
     by_threads = max_warps // warps
-    if reserved_smem is None:
-        reserved_smem = RESERVED_SMEM_PER_BLOCK if int(limits.compute_capability) >= 80 else 0
-    by_smem = limits.smem_per_sm // (smem + reserved_smem) if smem + reserved_smem > 0 else limits.max_blocks_per_sm
+    by_smem = limits.blocks_by_smem(smem)  # the same formula as the configs' min_blocks rule
     by_regs = None
     if registers is not None and registers > 0:
         per_warp = cdiv(registers * warp, REG_ALLOC_UNIT) * REG_ALLOC_UNIT
@@ -179,8 +145,6 @@ def measured_bandwidth_gbs(device: int = 0, nbytes: int = 512 * 1024 * 1024) -> 
     """Device-memory bandwidth in GB/s, measured with a device-to-device copy (read + write)."""
     import cupy
 
-    from .timing import time_fn
-
     with cupy.cuda.Device(device):
         src = cupy.ones(nbytes // 4, dtype=cupy.float32)
         dst = cupy.empty_like(src)
@@ -191,11 +155,7 @@ def measured_bandwidth_gbs(device: int = 0, nbytes: int = 512 * 1024 * 1024) -> 
 
 def _registers(strategy: str, cfg: Config, dtype: str, limits: DeviceLimits, gpu: bool) -> tuple["int | None", str]:
     if gpu:
-        from .compile import get_kernel
-
         return get_kernel(strategy, cfg, dtype).num_regs, "compiled kernel (cupy num_regs)"
-    from .ptxas import nvcc_path, ptxas_report
-
     if nvcc_path() is None:
         return None, "unknown (no GPU and nvcc not on PATH)"
     try:
@@ -208,22 +168,15 @@ def _registers(strategy: str, cfg: Config, dtype: str, limits: DeviceLimits, gpu
 
 def _measure(strategy: str, cfg: Config, M: int, N: int, K: int, dtype: str, repeat: int) -> tuple["float | None", str]:
     """Median kernel time in ms after validating one result, or (None, why)."""
-    import cupy
-
-    from . import api
-    from .check import check
-    from .timing import L2Flusher, time_fn
-
-    k = api.kernel(strategy, **cfg.params())
-    a = cupy.random.uniform(-1, 1, (M, K)).astype(dtype)
-    b = cupy.random.uniform(-1, 1, (K, N)).astype(dtype)
-    c = cupy.full((M, N), cupy.nan, dtype=dtype)
-    k(a, b, out=c)
-    rep = check(c, a, b)
-    if not rep.passed:
-        return None, f"validation failed (rel_err {rep.rel_err:.3g} > tol {rep.tol:.3g}); not timed"
-    t = time_fn(lambda i: k(a, b, out=c), repeat=repeat, warmup=2, flush=L2Flusher())
-    return t.median_ms, f"median of {repeat} runs, CUDA events, L2 flushed"
+    row = strategy_row("explain", strategy, cfg)
+    sets = make_inputs((M, N, K), dtype)
+    v = validate(row, sets)
+    if v.rejected is not None:
+        return None, v.rejected.message
+    rec = time_validated(row, v, sets, L2Flusher(), repeat=repeat, budget_s=float("inf"), warmup=2)
+    if not rec.ok:
+        return None, rec.message
+    return rec.median_ms, f"median of {rec.repeats} runs, CUDA events, L2 flushed"
 
 
 def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32",
@@ -339,5 +292,52 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32
     return out
 
 
-__all__ = ["explain", "traffic", "occupancy", "parse_shape", "peak_fp32_tflops", "measured_bandwidth_gbs",
+def explain_table(m: dict[str, Any]):
+    """A rich Table of an :func:`explain` result: each quantity, its value and what it means."""
+    from rich.table import Table
+
+    M, N, K = m["shape"]
+    p = " ".join(f"{k}={v}" for k, v in m["params"].items())
+    t = Table(title=f"{m['strategy']} ({p}) at {M}×{N}×{K}, {m['dtype']} — {m['device']}", title_justify="left",
+              show_header=True)
+    t.add_column("quantity")
+    t.add_column("value", justify="right")
+    t.add_column("meaning")
+
+    def bytes_row(key: str, meaning: str) -> None:
+        t.add_row(key, f"{m[key]:,}", meaning)
+
+    bytes_row("naive_bytes", "A+B reads if every output read its row and column (M·N·2K)")
+    bytes_row("tiled_bytes", "A+B reads of this config (its tiles, padded grid included)")
+    bytes_row("min_bytes", "A+B reads if each input were read once (M·K+K·N)")
+    bytes_row("output_bytes", "C written once (M·N)")
+    t.add_row("reduction", f"{m['reduction']:.2f}×", "naive_bytes / tiled_bytes")
+    t.add_row("traffic_over_min", f"{m['traffic_over_min']:.2f}×", "tiled_bytes / min_bytes")
+    t.add_row("intensity", f"{m['intensity']:.2f}", "FLOP per byte of this config's traffic (reads, C write, workspace)")
+    t.add_row("reuse_factor", f"{m['reuse_factor']:.2f}", "multiply-adds per element fetched from global memory")
+    t.add_section()
+    t.add_row("tile (bm×bn, k)", f"{m['tile_mn'][0]}×{m['tile_mn'][1]}, {m['tile_k']}", "C tile per block, K step")
+    t.add_row("grid / blocks", f"{tuple(m['grid'])} / {m['blocks']:,}", "")
+    t.add_row("threads_per_block", str(m["threads_per_block"]), f"{m['outputs_per_thread']:g} outputs per thread")
+    t.add_row("smem_bytes", f"{m['smem_bytes']:,}", "shared memory per block")
+    t.add_row("registers", "–" if m["registers"] is None else str(m["registers"]), m["registers_source"])
+    regs = m["blocks_per_sm_regs"]
+    t.add_row("blocks/SM", str(m["blocks_per_sm"]),
+              f"by threads {m['blocks_per_sm_threads']}, by smem {m['blocks_per_sm_smem']}, "
+              f"by registers {'–' if regs is None else regs}, slots {m['blocks_per_sm_max']}")
+    t.add_row("occupancy", f"{100 * m['occupancy']:.1f}%", f"theoretical; limited by {m['occupancy_limiter']}")
+    t.add_row("waves", "–" if m["waves"] is None else f"{m['waves']:.2f}", "blocks / (resident blocks × SMs)")
+    t.add_section()
+    t.add_row("peak", "–" if m["peak_tflops"] is None else f"{m['peak_tflops']:.1f} TFLOP/s",
+              f"SMs × {FP32_LANES_PER_SM} × 2 × clock")
+    t.add_row("bandwidth", "–" if m["bandwidth_gbs"] is None else f"{m['bandwidth_gbs']:.0f} GB/s", "measured copy")
+    t.add_row("roofline", "–" if m["roofline_ms"] is None else f"{m['roofline_ms']:.4f} ms",
+              "max(compute, min traffic / bandwidth)")
+    if m["measured_ms"] is not None:
+        t.add_row("measured", f"{m['measured_ms']:.4f} ms", f"{m['measured_tflops']:.2f} TFLOP/s, "
+                  f"{m['pct_of_roofline']:.1f}% of the roofline bound" if m["pct_of_roofline"] else "")
+    return t
+
+
+__all__ = ["explain", "explain_table", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs",
            "REQUIRED_KEYS"]

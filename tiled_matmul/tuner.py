@@ -5,18 +5,18 @@ For an M x N x K product of `dtype`, :func:`tune`
 1. enumerates the search space (default config included) of each tunable strategy of the
    registry (``Strategy.tunable``), keeping only configs whose ``validate()`` passes for the device
    and dtype;
-2. runs each candidate once on random inputs in [-1, 1) into a NaN-poisoned output and checks it
-   against the float64 reference (:func:`tiled_matmul.check`); a wrong, failing or uncompilable
-   candidate is recorded and dropped;
-3. times the survivors with :func:`tiled_matmul.timing.time_fn` (CUDA events, L2 flushed before
-   every repeat, median); a candidate whose first timed call is over `prune` times the best median
-   so far is not timed further. What is timed is the compiled kernel launched on the checked device
-   arrays (split-K's second kernel included), so Python-side argument checks do not blur the ranking
-   of small shapes; that launch is checked too, and the public ``k(a, b, out=c)`` is timed instead
-   where it is unavailable;
-4. returns a :class:`TuneResult` (best strategy and params, its time, every candidate) and, unless
-   ``save=False``, stores the best in the tuning database under the shape's bucket
-   (:mod:`tiled_matmul.tunedb`), where ``strategy="auto"`` finds it.
+2. measures each candidate with :mod:`tiled_matmul.measure` on one set of fresh inputs: it is run
+   once into a NaN-poisoned output and checked against the float64 reference; a candidate that
+   fails the check (``failed``) or cannot compile or run (``error``) is recorded and never timed;
+3. a candidate whose validated call took over `prune` times the best median so far is recorded as
+   ``pruned`` and not timed further; the others are timed (CUDA events, L2 flushed before every
+   repeat, median). What is timed is the compiled kernel launched on the checked device arrays
+   (split-K's second kernel included), so Python-side argument checks do not blur the ranking of
+   small shapes; that launch is validated too, and the public ``k(a, b, out=c)`` is timed instead
+   where it is unavailable (each record's ``timed`` says which);
+4. returns a :class:`TuneResult` (best strategy and params, its time, every candidate as a
+   :class:`tiled_matmul.measure.Record`) and, unless ``save=False``, stores the best in the tuning
+   database under the shape's bucket (:mod:`tiled_matmul.tunedb`), where ``strategy="auto"`` finds it.
 
 Command line: ``tiled-matmul tune --sizes 4096 3001x2999x3007 --dtype float32``.
 """
@@ -31,32 +31,16 @@ import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from . import registry, tunedb
+from . import api, registry, report, tunedb
 from .configs import Config
+from .device import gpu_available
 from .dtypes import as_dtype
+from .operands import launch_flags
+from .measure import (OK, PRUNED, L2Flusher, Record, Row, cublas_row, make_inputs, measure, pruned, shape_arg,
+                      strategy_row, time_validated, validate)
 
-
-@dataclass
-class Candidate:
-    """One (strategy, config) the tuner tried."""
-
-    strategy: str
-    params: dict
-    #: "ok" | "pruned" (slower than `prune` x best on its first timed call) | "wrong" (failed the
-    #: check) | "error" (compile or launch failed)
-    status: str = "pending"
-    median_ms: "float | None" = None
-    min_ms: "float | None" = None
-    iqr_ms: "float | None" = None
-    repeats: int = 0
-    tflops: "float | None" = None
-    rel_err: "float | None" = None
-    message: str = ""
-    #: "launch": timed as the bare compiled launch on checked device arrays; "call": through k(a, b, out=c)
-    timed: str = ""
-
-    def label(self) -> str:
-        return f"{self.strategy}({', '.join(f'{k}={v}' for k, v in self.params.items())})"
+#: The ``study`` of every record the tuner makes.
+TUNE = "tune"
 
 
 @dataclass
@@ -68,8 +52,8 @@ class TuneResult:
     device: str
     cc: str
     bucket: str
-    best: "Candidate | None"
-    candidates: list[Candidate] = field(default_factory=list)
+    best: "Record | None"
+    candidates: list[Record] = field(default_factory=list)
     cublas_ms: "float | None" = None
     seconds: float = 0.0
     db_path: "str | None" = None
@@ -90,7 +74,12 @@ class TuneResult:
         return None
 
     def as_dict(self) -> dict:
+        def record(r: Record) -> dict:
+            return {**r.as_dict(), "params": r.params}
+
         d = asdict(self)
+        d["best"] = None if self.best is None else record(self.best)
+        d["candidates"] = [record(c) for c in self.candidates]
         d["vs_cublas"] = self.vs_cublas
         return d
 
@@ -104,8 +93,8 @@ class TuneResult:
             "min_ms": round(b.min_ms, 5), "iqr_ms": round(b.iqr_ms, 5), "repeats": b.repeats,
             "tflops": round(b.tflops, 3), "rel_err": b.rel_err, "shape": [M, N, K], "dtype": self.dtype,
             "cublas_ms": None if self.cublas_ms is None else round(self.cublas_ms, 5),
-            "candidates": sum(c.status in ("ok", "pruned") for c in self.candidates),
-            "tuned_at": tunedb._now(),
+            "candidates": sum(c.status in (OK, PRUNED) for c in self.candidates),
+            "tuned_at": tunedb.timestamp(),
         }
 
 
@@ -125,16 +114,6 @@ def search_space(strategies: "Iterable[str] | None" = None, dtype="float32", dev
     return out
 
 
-def _random(shape, dtype, gen):
-    return (gen.random(shape, dtype=dtype) * 2 - 1).astype(dtype, copy=False)
-
-
-def _adaptive_repeats(est_ms: float, repeat: int, budget_ms: float, min_repeat: int = 3) -> int:
-    if est_ms <= 0:
-        return repeat
-    return max(min(min_repeat, repeat), min(repeat, int(budget_ms / est_ms)))
-
-
 def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | None" = None, *,
          repeat: int = 10, warmup: int = 2, budget_ms: float = 400.0, prune: float = 3.0,
          cublas: bool = True, save: bool = True, db_path: Any = None, device: "int | None" = None,
@@ -143,95 +122,53 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
 
     `strategies` limits the search (default: every tunable strategy). Each survivor of the check is
     timed over at most `repeat` L2-flushed calls after `warmup`, fewer when a call is long (about
-    `budget_ms` of timed work per candidate, never under 3). `cublas` also times ``cupy.matmul``
-    for scale. With `save`, the best goes into the tuning database at `db_path` (default
-    :func:`tiled_matmul.tunedb.user_db_path`); a database that cannot be written only warns.
+    `budget_ms` of timed work per candidate, never under 3). `cublas` also measures ``cupy.matmul``
+    (FP32, TF32 off) for scale. With `save`, the best goes into the tuning database at `db_path`
+    (default :func:`tiled_matmul.tunedb.user_db_path`); a database that cannot be written only warns.
+
+    Raises RuntimeError without a CUDA device (CuPy missing included).
 
     >>> r = tune(2048, 2048, 2048)                 # doctest: +SKIP
     >>> r.strategy, r.params, r.best.median_ms     # doctest: +SKIP
     """
+    if not gpu_available():  # before anything imports CuPy, which may be missing
+        raise RuntimeError("tune needs a CUDA device and none is available (cupy.is_available() is False)")
     import cupy
 
-    from .api import kernel
-    from .check import check
-    from .device import gpu_available
-    from .timing import L2Flusher, time_fn
-
-    if not gpu_available():
-        raise RuntimeError("tune needs a CUDA device and none is available (cupy.is_available() is False)")
     M, N, K = (int(x) for x in (M, N, K))
     if min(M, N, K) < 1:
         raise ValueError(f"tune needs M, N, K >= 1; got {M}x{N}x{K}")
     dt = as_dtype(dtype)
     dev = cupy.cuda.runtime.getDevice() if device is None else int(device)
     t_start = time.perf_counter()
+    plan = dict(repeat=repeat, budget_s=budget_ms / 1e3, warmup=warmup)
     with cupy.cuda.Device(dev):
         ident = tunedb.device_id(dev)
         space = search_space(strategies, dt, dev)
         if not space:
             raise ValueError(f"no valid config to tune for {dt} among strategies {strategies!r}")
-        gen = cupy.random.default_rng(seed)
-        a = _random((M, K), dt, gen)
-        b = _random((K, N), dt, gen)
-        c = cupy.empty((M, N), dtype=dt)
+        sets = make_inputs((M, N, K), dt, seed=seed)
         flush = L2Flusher()
         result = TuneResult((M, N, K), dt, ident.name, ident.cc, tunedb.bucket(M, N, K, dt), None)
-
-        if cublas:  # cupy.matmul with plain FP32 compute (TF32 off), as in the benchmarks
-            ref = cupy.empty((M, N), dtype=dt)
-            with _fp32_cublas():
-                est = _single_ms(lambda: cupy.matmul(a, b, out=ref))
-                t = time_fn(lambda i: cupy.matmul(a, b, out=ref), repeat=_adaptive_repeats(est, repeat, budget_ms),
-                            warmup=warmup, flush=flush)
-            result.cublas_ms = t.median_ms
-            del ref
-
-        bar = _progress(len(space), f"tune {M}x{N}x{K} {dt}", progress)
-        best: "Candidate | None" = None
+        if cublas:
+            result.cublas_ms = measure(cublas_row(TUNE), sets, flush, **plan).median_ms
+        bar = report.Progress(f"tune {M}x{N}x{K} {dt}", transient=False) if progress else None
+        best: "Record | None" = None
         try:
-            for entry, cfg in space:
-                cand = Candidate(entry.name, cfg.params())
-                result.candidates.append(cand)
-                bar.set_postfix_str(cand.label()[:60], refresh=False)
-                try:
-                    k = kernel(entry.name, **cfg.params())
-                    c.fill(cupy.nan)
-                    k(a, b, out=c)
-                    report = check(c, a, b)
-                    cand.rel_err = report.rel_err
-                    if not report.passed:
-                        cand.status = "wrong"
-                        cand.message = (f"rel_err {report.rel_err:.3g} > tol {report.tol:.3g}, "
-                                        f"{report.nonfinite} non-finite")
-                        continue
-                    call = _fast_call(k, a, b, c, (M, N, K), dt, dev, check)
-                    cand.timed = "launch" if call is not None else "call"
-                    if call is None:
-                        call = lambda: k(a, b, out=c)  # noqa: E731
-                    est = _single_ms(call)
-                    if best is not None and est > prune * best.median_ms:
-                        cand.status, cand.median_ms, cand.min_ms, cand.iqr_ms, cand.repeats = \
-                            "pruned", est, est, 0.0, 1
-                        cand.tflops = 2.0 * M * N * K / (est * 1e-3) / 1e12
-                        continue
-                    n = _adaptive_repeats(est, repeat, budget_ms)
-                    t = time_fn(lambda i: call(), repeat=n, warmup=warmup, flush=flush)
-                    cand.status = "ok"
-                    cand.median_ms, cand.min_ms, cand.iqr_ms, cand.repeats = t.median_ms, t.min_ms, t.iqr_ms, n
-                    cand.tflops = t.tflops(M, N, K)
-                    if best is None or cand.median_ms < best.median_ms:
-                        best = cand
-                        bar.set_description(f"tune {M}x{N}x{K} {dt} best {best.median_ms:.3f} ms", refresh=False)
-                except Exception as exc:  # compile errors, launch limits: record and go on
-                    if isinstance(exc, (KeyboardInterrupt, MemoryError)):
-                        raise
-                    cand.status = "error"
-                    cand.message = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
-                finally:
-                    bar.update(1)
+            for i, (entry, cfg) in enumerate(space):
+                if bar is not None:
+                    done = f" · best {best.median_ms:.3f} ms" if best else ""
+                    bar(i, len(space), f"{entry.name} {cfg.tag()}"[:60] + done)
+                rec = _measure_candidate(entry.name, cfg, sets, flush, best, prune, plan)
+                result.candidates.append(rec)
+                if rec.ok and (best is None or rec.median_ms < best.median_ms):
+                    best = rec
+            if bar is not None:
+                bar(len(space), len(space), f"best {best.label() if best else '-'}")
         finally:
-            bar.close()
-        del a, b, c, flush
+            if bar is not None:
+                bar.close()
+        del sets, flush
     result.best = best
     result.seconds = time.perf_counter() - t_start
     if best is None:
@@ -249,72 +186,46 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     return result
 
 
-def _fast_call(k, a, b, c, shape, dt, dev, check):
-    """A low-host-overhead call for timing `k`: its compiled kernel launched directly on the
-    already-checked device arrays, which is what ``MatmulKernel._run`` ends in after its Python-side
-    checks. At small sizes those checks (tens of µs) would otherwise leak into the CUDA-event time
-    and blur the ranking. The direct launch must pass its own check; None when it is unavailable or
-    fails (the tuner then times the public call)."""
-    import cupy
+def _measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None", prune: float,
+                       plan: dict) -> Record:
+    """Validate one candidate, then (unless pruned) time it: its bare launch where that passes the
+    check too, else its public call."""
+    row = strategy_row(TUNE, name, cfg)
+    v = validate(row, sets)
+    if v.rejected is not None:
+        return v.rejected
+    launch = _launch_row(row, sets)
+    if launch is not None:
+        v_launch = validate(launch, sets)
+        if v_launch.rejected is None:
+            row, v = launch, v_launch
+    if best is not None and v.probe_ms > prune * best.median_ms:
+        return pruned(row, v, sets, f"first call {v.probe_ms:.3g} ms > {prune:g} x best {best.median_ms:.3g} ms")
+    return time_validated(row, v, sets, flush, **plan)
 
-    M, N, K = shape
+
+def _launch_row(row: Row, sets) -> "Row | None":
+    """`row`'s compiled kernel launched directly on the input set's device arrays: what
+    ``MatmulKernel`` ends in after its Python-side checks, which at small sizes (tens of µs) would
+    otherwise leak into the CUDA-event time and blur the ranking. None when unavailable."""
+    a, b, c = sets[0]
+    M, K = a.shape
+    N = b.shape[1]
     try:
-        from .operands import launch_flags
+        import cupy
 
-        compiled = k.compiled(dt, dev)
-        flags = launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, as_dtype(dt).itemsize)
+        k = api.kernel(row.strategy, **row.config.params())
+        dt = as_dtype(a.dtype)
+        compiled = k.compiled(dt, a.data.device_id)
         launch = k.config.launch
+        stream = cupy.cuda.get_current_stream
 
-        def call():
-            launch(compiled, a, b, c, M, N, K, flags, cupy.cuda.get_current_stream())
-
-        c.fill(cupy.nan)
-        call()
-        return call if check(c, a, b).passed else None
+        def run(a, b, c):
+            flags = launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, dt.itemsize)
+            launch(compiled, a, b, c, M, N, K, flags, stream())
     except Exception:
         return None
-
-
-def _fp32_cublas():
-    """Context forcing CuPy's float32 matmul to plain FP32 compute (no TF32) when it can."""
-    import contextlib
-
-    try:
-        from .bench import cublas_compute_type
-
-        return cublas_compute_type("fp32")
-    except Exception:
-        return contextlib.nullcontext()
-
-
-def _single_ms(fn) -> float:
-    """Duration of one call of `fn`, in ms, bracketed by CUDA events (after one untimed call)."""
-    import cupy
-
-    fn()
-    s, e = cupy.cuda.Event(), cupy.cuda.Event()
-    s.record()
-    fn()
-    e.record()
-    e.synchronize()
-    return cupy.cuda.get_elapsed_time(s, e)
-
-
-class _NoBar:
-    def update(self, n=1): pass
-    def set_postfix_str(self, *a, **k): pass
-    def set_description(self, *a, **k): pass
-    def close(self): pass
-
-
-def _progress(total: int, desc: str, enabled: bool):
-    if not enabled:
-        return _NoBar()
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return _NoBar()
-    return tqdm(total=total, desc=desc, unit="cfg", leave=True, file=sys.stderr)
+    return Row(row.study, row.strategy, run, row.config, timed="launch")
 
 
 def tune_many(sizes: Iterable[tuple[int, int, int]], dtype="float32", strategies=None, **kwargs) -> list[TuneResult]:
@@ -325,20 +236,6 @@ def tune_many(sizes: Iterable[tuple[int, int, int]], dtype="float32", strategies
 # ---------------------------------------------------------------------------------------------
 # command line
 # ---------------------------------------------------------------------------------------------
-def parse_size(text: str) -> tuple[int, int, int]:
-    """'4096' -> (4096, 4096, 4096); '3001x2999x3007' or '3001,2999,3007' -> (M, N, K)."""
-    parts = [p for p in text.lower().replace(",", "x").replace("*", "x").replace("×", "x").split("x")]
-    try:
-        dims = [int(p) for p in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size {text!r} is not N or MxNxK (positive ints)") from None
-    if len(dims) == 1:
-        dims = dims * 3
-    if len(dims) != 3 or min(dims) < 1:
-        raise argparse.ArgumentTypeError(f"size {text!r} is not N or MxNxK (positive ints)")
-    return tuple(dims)  # type: ignore[return-value]
-
-
 def _strategy_list(text: str) -> list[str]:
     names = [s for s in text.replace(" ", ",").split(",") if s]
     for n in names:
@@ -348,8 +245,8 @@ def _strategy_list(text: str) -> list[str]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add the `tune` options to `p` (shared by ``tiled-matmul tune`` and ``python -m tiled_matmul.tune``)."""
-    p.add_argument("--sizes", "-s", nargs="+", type=parse_size, required=True, metavar="SIZE",
+    """Add the `tune` options to `p` (shared by ``tiled-matmul tune`` and ``python -m tiled_matmul.tuner``)."""
+    p.add_argument("--sizes", "-s", nargs="+", type=shape_arg, required=True, metavar="SIZE",
                    help="shapes to tune: N (for N^3) or MxNxK, e.g. 4096 3001x2999x3007")
     p.add_argument("--dtype", "-d", nargs="+", default=["float32"], choices=["float32", "float64"],
                    help="dtype(s) to tune (default float32)")
@@ -399,7 +296,7 @@ def print_summary(results: Sequence[TuneResult]) -> None:
     rows = []
     for r in results:
         b = r.best
-        ok = sum(c.status in ("ok", "pruned") for c in r.candidates)
+        ok = sum(c.status in (OK, PRUNED) for c in r.candidates)
         rows.append([
             "x".join(map(str, r.shape)), r.dtype, r.bucket.split("/", 1)[1],
             b.strategy if b else "-", ", ".join(f"{k}={v}" for k, v in b.params.items()) if b else "-",
@@ -408,22 +305,16 @@ def print_summary(results: Sequence[TuneResult]) -> None:
             f"{ok}/{len(r.candidates)}",
         ])
     head = ["shape", "dtype", "bucket", "best", "params", "ms", "TFLOP/s", "cuBLAS ms", "xcuBLAS", "ok"]
-    try:
-        from rich.console import Console
-        from rich.table import Table
+    from rich.table import Table
 
-        t = Table(*head, title="tiled-matmul tune")
-        for row in rows:
-            t.add_row(*row)
-        Console().print(t)
-    except ImportError:  # pragma: no cover - rich is a dependency
-        print("\t".join(head))
-        for row in rows:
-            print("\t".join(row))
+    t = Table(*head, title="tiled-matmul tune")
+    for row in rows:
+        t.add_row(*row)
+    report.console().print(t)
 
 
 def main(argv: "Sequence[str] | None" = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tiled_matmul.tune", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tiled_matmul.tuner", description=__doc__.split("\n\n")[0])
     add_arguments(p)
     return run_cli(p.parse_args(argv))
 
