@@ -119,7 +119,7 @@ class BlockTile1DConfig(tm.Config):
 
     # The template's own rules, as (holds, message) pairs; validate() adds the device's limits on
     # threads per block and shared memory, and raises ValueError naming every broken rule.
-    def _rules(self, limits, dtype):
+    def rules(self, limits, dtype):
         yield (self.bm % self.thread_rows == 0,
                f"bm ({self.bm}) must be a multiple of thread_rows ({self.thread_rows})")
 

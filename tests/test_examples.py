@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 NOTEBOOK = EXAMPLES / "tiled_matmul_tour.ipynb"
 SCRIPTS = sorted(p.name for p in EXAMPLES.glob("[0-9][0-9]_*.py"))
-REGISTRY_XFAIL = pytest.mark.xfail(strict=False, reason="register_strategy lands with the registry change")
+
 #: `tm.*` names the examples may use beyond tm.__all__: the registry API that is being added.
 EXTRA_PUBLIC = {"register_strategy", "unregister_strategy"}
 
@@ -142,7 +142,6 @@ def test_04_explains_every_rung_and_saves_the_plot(tmp_path):
     assert_skipped_without_gpu(out)
 
 
-@REGISTRY_XFAIL
 def test_05_registers_validates_renders_and_explains():
     out = run_example("05_your_own_strategy.py", "--shape", "1024")
     assert "registered 'blocktile_1d'" in out
@@ -277,7 +276,6 @@ def test_04_on_gpu(tmp_path):
 
 
 @pytest.mark.gpu
-@REGISTRY_XFAIL
 def test_05_on_gpu():
     out = run_example("05_your_own_strategy.py", "--shape", "512", "--repeat", "3")
     assert "-> PASSED" in out

@@ -47,7 +47,7 @@ class UserConfig(Config):
     def global_reads(self, M, N, K):
         return M * N * K, M * N * K
 
-    def _rules(self, limits, dt):
+    def rules(self, limits, dt):
         yield (self.bx % 32 == 0, f"bx ({self.bx}) must be a multiple of 32 (a warp along N)")
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from .device import DeviceLimits, device_limits
 from .dtypes import DTYPES, FLOAT32, DType, as_dtype
 
-#: (holds, rule text) pairs that `_rules` yields
+#: (holds, rule text) pairs that `rules` yields
 Rule = tuple[bool, str]
 
 
@@ -128,15 +128,17 @@ class Config:
         steps = cdiv(K, self.tile_k)
         return gx * gy * steps * bm * self.tile_k, gx * gy * steps * self.tile_k * bn
 
-    def _rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
-        """Yield (holds, rule) for each strategy-specific constraint."""
+    def rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
+        """Yield (holds, rule text) for each constraint the template relies on beyond the ones
+        :meth:`validate` checks for every config (ints >= 1, threads and shared memory per
+        block). Subclasses override this; a rule text says what must hold, with the values."""
         return iter(())
 
     def rule_texts(self, limits: "DeviceLimits | None" = None, dtype: Any = FLOAT32) -> list[str]:
         """The texts of this strategy's own rules (for listings; validate() checks them)."""
-        return [text for _, text in self._rules(device_limits(limits), as_dtype(dtype))]
+        return [text for _, text in self.rules(device_limits(limits), as_dtype(dtype))]
 
-    def _derived(self, dt: DType) -> dict[str, int]:
+    def template_constants(self, dt: DType) -> dict[str, int]:
         """Extra compile-time constants the template needs, computed here rather than in C."""
         return {}
 
@@ -144,7 +146,7 @@ class Config:
         """Everything the template renders with: params in upper case plus derived values."""
         out: dict[str, object] = {k.upper(): v for k, v in self.params().items()}
         out["THREADS"] = self.threads
-        out.update(self._derived(as_dtype(dtype)))
+        out.update(self.template_constants(as_dtype(dtype)))
         return out
 
     # -- the launch ------------------------------------------------------------------------------
@@ -211,7 +213,7 @@ class Config:
                 f"strategies for {dt}: {', '.join(others)}"
             )
         limits = device_limits(device)
-        rules = list(self._rules(limits, dt))
+        rules = list(self.rules(limits, dt))
         rules.append(
             (
                 self.threads <= limits.max_threads_per_block,

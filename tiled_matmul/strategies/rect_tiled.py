@@ -34,7 +34,7 @@ class RectTiledConfig(Config):
     def smem_bytes(self, dtype: Any = FLOAT32) -> int:
         return (self.tile_m * self.tile_k + self.tile_k * self.tile_n) * as_dtype(dtype).itemsize
 
-    def _rules(self, limits, dt):
+    def rules(self, limits, dt):
         yield (
             self.tile_n % self.coarsen == 0,
             f"tile_n ({self.tile_n}) must be a multiple of coarsen ({self.coarsen})",

@@ -45,7 +45,7 @@ class RegisterBlockedConfig(Config):
     def tile_k(self) -> int:
         return self.bk
 
-    def _derived(self, dt: DType) -> dict[str, int]:
+    def template_constants(self, dt: DType) -> dict[str, int]:
         return {"PAD": self.pad(dt), "VEC": dt.vec}
 
     def smem_bytes(self, dtype: Any = FLOAT32) -> int:
@@ -53,7 +53,7 @@ class RegisterBlockedConfig(Config):
         p = self.pad(dt)
         return 2 * self.bk * ((self.bm + p) + (self.bn + p)) * dt.itemsize
 
-    def _rules(self, limits, dt):
+    def rules(self, limits, dt):
         v = self.VEC_MULTIPLE
         yield (self.bm % self.tm == 0, f"bm ({self.bm}) must be a multiple of tm ({self.tm})")
         yield (self.bn % self.tn == 0, f"bn ({self.bn}) must be a multiple of tn ({self.tn})")

@@ -63,11 +63,11 @@ class SplitKConfig(WarpTiledConfig):
     def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32) -> int:
         return self.split_k * M * N * as_dtype(dtype).itemsize
 
-    def _derived(self, dt: DType) -> dict[str, int]:
-        return {**super()._derived(dt), "REDUCE_THREADS": self.REDUCE_THREADS}
+    def template_constants(self, dt: DType) -> dict[str, int]:
+        return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}
 
-    def _rules(self, limits, dt):
-        yield from super()._rules(limits, dt)
+    def rules(self, limits, dt):
+        yield from super().rules(limits, dt)
         yield (2 <= self.split_k <= 64, f"split_k ({self.split_k}) must be between 2 and 64")
 
     def launch(self, kernel, A, B, C, M: int, N: int, K: int, flags: int, stream) -> None:

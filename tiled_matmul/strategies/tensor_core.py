@@ -46,10 +46,10 @@ class TensorCoreConfig(WarpGridConfig):
         isz = as_dtype(dtype).itemsize
         return self.stages * (self.bm * (self.bk + self.A_PAD) + self.bk * (self.bn + self.B_PAD)) * isz
 
-    def _derived(self, dt: DType) -> dict[str, int]:
+    def template_constants(self, dt: DType) -> dict[str, int]:
         return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD}
 
-    def _rules(self, limits, dt):
+    def rules(self, limits, dt):
         yield from self._warp_grid_rules()
         yield (self.wm % 16 == 0, f"wm ({self.wm}) must be a multiple of 16 (the MMA tile's rows)")
         yield (self.wn % 8 == 0, f"wn ({self.wn}) must be a multiple of 8 (the MMA tile's columns)")

@@ -36,7 +36,7 @@ class ThreadTileConfig(Config):
         threads = gx * gy * self.threads
         return threads * self.tm * K, threads * self.tn * K
 
-    def _rules(self, limits, dt):
+    def rules(self, limits, dt):
         yield (self.tm * self.tn <= 64, f"tm*tn = {self.tm * self.tn} accumulators must be <= 64 (registers)")
 
 

@@ -49,10 +49,10 @@ class WarpTiledConfig(WarpGridConfig):
         float64, whose accumulators need twice the registers."""
         return self.min_blocks if dt.itemsize == 4 else 1
 
-    def _derived(self, dt: DType) -> dict[str, int]:
+    def template_constants(self, dt: DType) -> dict[str, int]:
         return {"VEC": dt.vec, "PAD": self.pad(dt), "SPLIT_K": self.splits, "OCCUPANCY": self.occupancy(dt)}
 
-    def _rules(self, limits, dt):
+    def rules(self, limits, dt):
         vec = dt.vec
         yield from self._warp_grid_rules()
         yield (self.wm % self.tm == 0, f"wm ({self.wm}) must be a multiple of tm ({self.tm})")

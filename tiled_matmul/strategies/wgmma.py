@@ -58,10 +58,10 @@ class WgmmaConfig(WarpGridConfig):
         floats = (self.stages + 2) * self.bm * self.BK + self.stages * self.BK * (self.bn + self.B_PAD)
         return floats * isz + 1024
 
-    def _derived(self, dt: DType) -> dict[str, int]:
+    def template_constants(self, dt: DType) -> dict[str, int]:
         return {"BK": self.BK, "B_PAD": self.B_PAD, "SWIZZLE": self.SWIZZLE, "D_REGS": self.bm // 2}
 
-    def _rules(self, limits, dt):
+    def rules(self, limits, dt):
         yield (
             self.runs_on(limits),
             f"wgmma runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}",
