@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import jinja2
 import pytest
@@ -44,6 +45,12 @@ def test_templates_exist_one_per_strategy_in_ladder_order():
     assert sorted(e.template for e in tm.STRATEGIES.values()) == files
     numbers = [int(e.template.split("_")[0]) for e in tm.STRATEGIES.values()]
     assert numbers == sorted(numbers)
+
+
+def test_templates_come_from_this_checkout():
+    # An editable install of another checkout maps tiled_matmul.kernels to its own folder; the
+    # package imported here must still render the kernels/ that sits next to it.
+    assert templates_dir() == Path(tm.__file__).resolve().parent.parent / "kernels"
 
 
 def test_strict_undefined():
