@@ -30,6 +30,24 @@ def test_renders(name, cfg, dtype):
     assert render(name, cfg, dtype) == src  # deterministic
 
 
+def test_launch_bounds_take_named_constants_rendered_from_python():
+    # One style in every template: `constexpr int THREADS = {{ THREADS }};` with the other
+    # constants, and __launch_bounds__ naming constants, never literals.
+    for name, entry in tm.STRATEGIES.items():
+        cfg = entry.default
+        src = render(name, cfg, "float32")
+        assert f"constexpr int THREADS = {cfg.threads};" in src, name
+        bounds = re.findall(r"__launch_bounds__\(([^)]*)\)", src)
+        assert bounds and bounds[0].split(",")[0].strip() == "THREADS", (name, bounds)
+        for args in bounds:
+            assert all(re.fullmatch(r"[A-Z_]+", a.strip()) for a in args.split(",")), (name, args)
+    # The reduce kernel's block size is the one SplitKConfig.run launches with.
+    cfg = tm.STRATEGIES["split_k"].default
+    src = render("split_k", cfg, "float32")
+    assert f"constexpr int REDUCE_THREADS = {cfg.REDUCE_THREADS};" in src
+    assert "__launch_bounds__(REDUCE_THREADS)" in src
+
+
 def test_unsupported_dtype_does_not_render():
     with pytest.raises(ValueError, match="'tensor_core' computes float32 only, not float64"):
         render("tensor_core", tm.STRATEGIES["tensor_core"].default, "float64")

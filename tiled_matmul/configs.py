@@ -553,6 +553,9 @@ class SplitKConfig(WarpTiledConfig):
     def splits(self) -> int:
         return self.split_k
 
+    def _derived(self, isz: int) -> dict[str, int]:
+        return {**super()._derived(isz), "REDUCE_THREADS": self.REDUCE_THREADS}
+
     def k_slice(self, K: int) -> int:
         """K elements per slice (whole multiples of bk; the last slice may be shorter or empty)."""
         return cdiv(cdiv(K, self.split_k), self.bk) * self.bk
