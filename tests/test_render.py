@@ -71,6 +71,20 @@ def test_templates_come_from_this_checkout():
     assert templates_dir() == Path(tm.__file__).resolve().parent.parent / "kernels"
 
 
+def test_no_helper_is_defined_in_two_templates():
+    # Shared CUDA helpers live in partials (kernels/_*.j2), included where used.
+    where: dict[str, list[str]] = {}
+    for path in sorted(templates_dir().glob("*.j2")):
+        text = path.read_text()
+        names = re.findall(r"__device__[^;{()]*?\b(\w+)\s*\(", text)
+        names += re.findall(r"#define\s+(\w+)", text) + re.findall(r"\{%-?\s*macro\s+(\w+)", text)
+        for name in set(names):
+            where.setdefault(name, []).append(path.name)
+    assert where, "no helpers found: the pattern no longer matches the templates"
+    twice = {name: files for name, files in where.items() if len(files) > 1}
+    assert not twice, f"helpers defined in more than one template: {twice}"
+
+
 def test_strict_undefined():
     assert environment().undefined is jinja2.StrictUndefined
     with pytest.raises(jinja2.UndefinedError):
