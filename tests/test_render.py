@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import jinja2
 import pytest
@@ -29,6 +30,24 @@ def test_renders(name, cfg, dtype):
     assert render(tm.STRATEGIES[name], cfg, dtype) == src  # deterministic
 
 
+def test_launch_bounds_take_named_constants_rendered_from_python():
+    # One style in every template: `constexpr int THREADS = {{ THREADS }};` with the other
+    # constants, and __launch_bounds__ naming constants, never literals.
+    for name, entry in tm.STRATEGIES.items():
+        cfg = entry.default
+        src = render(tm.STRATEGIES[name], cfg, "float32")
+        assert f"constexpr int THREADS = {cfg.threads};" in src, name
+        bounds = re.findall(r"__launch_bounds__\(([^)]*)\)", src)
+        assert bounds and bounds[0].split(",")[0].strip() == "THREADS", (name, bounds)
+        for args in bounds:
+            assert all(re.fullmatch(r"[A-Z_]+", a.strip()) for a in args.split(",")), (name, args)
+    # The reduce kernel's block size is the one SplitKConfig.run launches with.
+    cfg = tm.STRATEGIES["split_k"].default
+    src = render(tm.STRATEGIES["split_k"], cfg, "float32")
+    assert f"constexpr int REDUCE_THREADS = {cfg.REDUCE_THREADS};" in src
+    assert "__launch_bounds__(REDUCE_THREADS)" in src
+
+
 def test_unsupported_dtype_does_not_render():
     with pytest.raises(ValueError, match="'tensor_core' computes float32 only, not float64"):
         render(tm.STRATEGIES["tensor_core"], tm.STRATEGIES["tensor_core"].default, "float64")
@@ -44,6 +63,26 @@ def test_templates_exist_one_per_strategy_in_ladder_order():
     assert sorted(e.template for e in tm.STRATEGIES.values()) == files
     numbers = [int(e.template.split("_")[0]) for e in tm.STRATEGIES.values()]
     assert numbers == sorted(numbers)
+
+
+def test_templates_come_from_this_checkout():
+    # An editable install of another checkout maps tiled_matmul.kernels to its own folder; the
+    # package imported here must still render the kernels/ that sits next to it.
+    assert templates_dir() == Path(tm.__file__).resolve().parent.parent / "kernels"
+
+
+def test_no_helper_is_defined_in_two_templates():
+    # Shared CUDA helpers live in partials (kernels/_*.j2), included where used.
+    where: dict[str, list[str]] = {}
+    for path in sorted(templates_dir().glob("*.j2")):
+        text = path.read_text()
+        names = re.findall(r"__device__[^;{()]*?\b(\w+)\s*\(", text)
+        names += re.findall(r"#define\s+(\w+)", text) + re.findall(r"\{%-?\s*macro\s+(\w+)", text)
+        for name in set(names):
+            where.setdefault(name, []).append(path.name)
+    assert where, "no helpers found: the pattern no longer matches the templates"
+    twice = {name: files for name, files in where.items() if len(files) > 1}
+    assert not twice, f"helpers defined in more than one template: {twice}"
 
 
 def test_strict_undefined():

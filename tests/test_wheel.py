@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -33,25 +35,37 @@ def test_wheel_contents(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for entry in tm.STRATEGIES.values():
         assert f"tiled_matmul/kernels/{entry.template}" in names
+    partials = sorted(p.name for p in (ROOT / "kernels").glob("_*.j2"))
+    assert partials, "kernels/ holds no partials (_name.*.j2)"
+    for name in partials:
+        assert f"tiled_matmul/kernels/{name}" in names, f"partial {name} is not in the wheel"
     assert "tiled_matmul/__init__.py" in names
     assert not any(n.startswith("tests/") for n in names)
 
 
 def test_installed_wheel_renders(wheel, tmp_path):
     env_dir = tmp_path / "venv"
-    # system_site_packages: reuse numpy/jinja2/cupy from this interpreter instead of downloading.
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
+    venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, env=env, check=True).stdout.strip()
+    # Reuse numpy/jinja2 from this interpreter instead of downloading: its site-packages go on the
+    # venv's path as plain entries, after the venv's own, so their .pth files do not run (an
+    # editable install of a checkout there would otherwise shadow the wheel's package).
+    host = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    (Path(site) / "_host_site_packages.pth").write_text("".join(f"{d}\n" for d in host))
     proc = subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     code = (
-        "import tiled_matmul as tm, pathlib, sys;"
+        "import json, tiled_matmul as tm;"
         "from tiled_matmul.render import templates_dir;"
-        "assert 'site-packages' in str(templates_dir()), templates_dir();"
-        "print(tm.source('smem_tiled', tile=32))"
+        f"assert str(templates_dir()).startswith({site!r}), templates_dir();"
+        "print(json.dumps({n: tm.source(n) for n in tm.STRATEGIES}))"
     )
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert "constexpr int TILE = 32;" in proc.stdout
+    installed = json.loads(proc.stdout)
+    # Every strategy renders from the installed copy, partials included, exactly as from here.
+    assert installed == {n: tm.source(n) for n in tm.STRATEGIES}

@@ -21,15 +21,20 @@ from .strategy import Strategy
 
 
 def templates_dir() -> Path:
-    """The folder holding the *.cu.j2 templates: the installed `tiled_matmul.kernels` package,
-    or the repository's top-level kernels/ when running from a checkout without installing."""
+    """The folder holding the *.cu.j2 templates: the checkout's top-level kernels/ next to the
+    imported package when there is one (so a checkout imported through PYTHONPATH renders its own
+    templates, even where an editable install of another checkout maps `tiled_matmul.kernels`
+    elsewhere), else the installed `tiled_matmul.kernels` package."""
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and any((checkout / "kernels").glob("*.cu.j2")):
+        return checkout / "kernels"
     try:
         path = Path(str(resources.files("tiled_matmul.kernels")))
         if any(path.glob("*.cu.j2")):
             return path
     except (ModuleNotFoundError, TypeError):
         pass
-    return Path(__file__).resolve().parent.parent / "kernels"
+    return checkout / "kernels"
 
 
 @functools.lru_cache(maxsize=1)
