@@ -294,5 +294,16 @@ class WarpGridConfig(Config):
         yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")  # type: ignore[attr-defined]
         yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")  # type: ignore[attr-defined]
 
+    def _pipeline_rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
+        """A `stages`-deep pipeline of bm x bk (A) and bk x bn (B) tiles, both copied in 16-byte
+        vectors spread evenly over the threads, `min_blocks` blocks of it on one SM."""
+        yield self._stages_rule()
+        yield self._min_blocks_rule()
+        threads, vec = self.threads, dt.vec  # params are >= 1 here (validate checks that first)
+        a_vecs, b_vecs = self.bm * self.bk // vec, self.bk * self.bn // vec  # type: ignore[attr-defined]
+        yield self._splits_rule(f"A tile ({a_vecs} vectors of {vec})", a_vecs, threads)
+        yield self._splits_rule(f"B tile ({b_vecs} vectors of {vec})", b_vecs, threads)
+        yield self._fits_sm_rule(limits, dt, self.min_blocks)  # type: ignore[attr-defined]
+
 
 __all__ = ["Config", "WarpGridConfig", "Rule", "cdiv"]
