@@ -88,3 +88,29 @@ def poisoned(shape, dtype):
     import cupy as cp
 
     return cp.full(shape, cp.nan, dtype=dtype)
+
+
+def scatter_nonfinite(a, b, rng):
+    """Put NaN, +Inf and -Inf into A and B, zeros next to them (0 * Inf = NaN), and a zero row of A
+    holding one +Inf (it meets any Inf in B: NaN there, zeros elsewhere)."""
+    import numpy as np
+
+    for arr in (a, b):
+        flat = arr.ravel()
+        idx = rng.choice(flat.size, size=min(flat.size, 6), replace=False)
+        for j, v in zip(idx, [np.nan, np.inf, -np.inf, np.inf, 0.0, -np.inf]):
+            flat[int(j)] = v
+    M, K = a.shape
+    a[M // 2, :] = 0.0
+    a[M // 2, K // 2] = np.inf
+
+
+def assert_same_nonfinite(c, ref, tol=1e-4):
+    """NaN, +Inf and -Inf at the same places as in `ref` (cupy.matmul); the finite rest close."""
+    import cupy as cp
+
+    assert cp.array_equal(cp.isnan(c), cp.isnan(ref)), "NaN positions differ from cupy.matmul"
+    assert cp.array_equal(cp.isposinf(c), cp.isposinf(ref)), "+Inf positions differ from cupy.matmul"
+    assert cp.array_equal(cp.isneginf(c), cp.isneginf(ref)), "-Inf positions differ from cupy.matmul"
+    fin = cp.isfinite(ref)
+    assert cp.allclose(c[fin], ref[fin], rtol=tol, atol=tol)

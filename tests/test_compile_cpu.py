@@ -62,4 +62,4 @@ def test_rendered_source_compiles_standalone(name, tmp_path):
         capture_output=True, text=True, cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert f".entry {kernel_name(name, entry.default, 'float32')}(" in (tmp_path / "k.ptx").read_text()
+    assert f".entry {kernel_name(name, entry.default, entry.default_dtype)}(" in (tmp_path / "k.ptx").read_text()

@@ -72,7 +72,7 @@ def test_falls_back_to_heuristic_when_absent(no_shipped):
 
 def test_heuristic_used(no_shipped, monkeypatch):
     calls = []
-    monkeypatch.setattr(dispatch, "recommend", lambda M, N, K, dtype, sms, tensor_cores, wgmma: calls.append(
+    monkeypatch.setattr(dispatch, "recommend", lambda M, N, K, dtype, sms, tensor_cores, wgmma, dmma: calls.append(
         (M, N, K, dtype, tensor_cores)) or ("register_blocked", {"bk": 16}))
     c = dispatch.choose(300, 200, 100, device=DEV)
     assert (c.strategy, c.params, c.source) == ("register_blocked", {"bk": 16}, "heuristic")

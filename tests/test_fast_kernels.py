@@ -112,7 +112,7 @@ def test_wgmma_rules():
         cfg.validate(ampere)
     assert tm.STRATEGIES["tensor_core"].default.is_valid(ampere)
     assert not tm.STRATEGIES["wgmma"].runs_on(ampere) and tm.STRATEGIES["wgmma"].runs_on(H100_LIMITS)
-    assert all(e.runs_on(ampere) for n, e in tm.STRATEGIES.items() if n != "wgmma")
+    assert all(e.runs_on(ampere) for e in tm.STRATEGIES.values() if not e.config_cls.NVRTC_ARCH)
 
 
 def test_arch_flags_name_the_specific_target():
@@ -177,11 +177,14 @@ def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
         cfg = tm.STRATEGIES[name].make_config(**params)
         cfg.validate(H100_LIMITS, "float32")
     assert recommend(*shape)[0] == strategy
-    # float64: the FFMA policy (no TF32 split for doubles), warp_tiled's default on big shapes
+    # float64: dmma from one wave of 128 x 128 tiles on Hopper (warp_tiled's default elsewhere),
+    # below that the FFMA policy (no TF32 split for doubles: split_k for long K)
+    wave = cdiv(shape[0], 128) * cdiv(shape[1], 128) >= H100_LIMITS.sm_count
     name, params = recommend(*shape, dtype="float64")
     tm.STRATEGIES[name].make_config(**params).validate(H100_LIMITS, "float64")
-    big = shape[0] * shape[1] >= 132 * 128 * 128
-    assert (name, params) == ("warp_tiled", {}) if big else name == ffma_strategy
+    assert (name, params) == ("dmma", {}) if wave else name == ffma_strategy
+    name, params = recommend(*shape, dtype="float64", dmma=False)
+    assert (name, params) == ("warp_tiled", {}) if wave else name == ffma_strategy
 
 
 def test_recommend_wgmma_rows_follow_the_last_wave():

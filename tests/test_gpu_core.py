@@ -35,11 +35,13 @@ def test_float32_only_strategy_rejects_float64_untouched(rng):
 
 
 @pytest.mark.parametrize("name,cfg", CASES, ids=[f"{n}-{c.tag()}" for n, c in CASES])
-def test_ragged_shapes_float32(name, cfg, rng):
+def test_ragged_shapes(name, cfg, rng):
+    """Every config on every shape, in float32 (float64 for the float64-only strategies)."""
+    dtype = tm.STRATEGIES[name].default_dtype.numpy
     k = tm.kernel(name, **cfg.params())
     for M, N, K in SHAPES:
-        a, b = random_pair(M, N, K, np.float32, rng)
-        out = poisoned((M, N), np.float32)
+        a, b = random_pair(M, N, K, dtype, rng)
+        out = poisoned((M, N), dtype)
         k(a, b, out=out)
         report = tm.check(out, a, b)
         assert report.passed, (name, cfg, (M, N, K), report)
@@ -58,13 +60,14 @@ def test_float64(name, rng):
 
 @pytest.mark.parametrize("name", list(tm.STRATEGIES))
 def test_numpy_round_trip(name, rng):
-    a = rng.uniform(-1, 1, (70, 90)).astype(np.float32)
-    b = rng.uniform(-1, 1, (90, 50)).astype(np.float32)
+    dtype = tm.STRATEGIES[name].default_dtype.numpy  # float32, or float64 for float64-only ones
+    a = rng.uniform(-1, 1, (70, 90)).astype(dtype)
+    b = rng.uniform(-1, 1, (90, 50)).astype(dtype)
     c = tm.matmul(a, b, strategy=name)
-    assert isinstance(c, np.ndarray) and c.shape == (70, 50) and c.dtype == np.float32
+    assert isinstance(c, np.ndarray) and c.shape == (70, 50) and c.dtype == dtype
     ref = a.astype(np.float64) @ b.astype(np.float64)
-    assert np.linalg.norm(c - ref) / np.linalg.norm(ref) < tm.tolerance(np.float32, 90)
-    out = np.full((70, 50), np.nan, np.float32)
+    assert np.linalg.norm(c - ref) / np.linalg.norm(ref) < tm.tolerance(dtype, 90)
+    out = np.full((70, 50), np.nan, dtype)
     assert tm.matmul(a, b, strategy=name, out=out) is out
     assert np.isfinite(out).all()
 
@@ -73,7 +76,8 @@ def test_numpy_round_trip(name, rng):
 def test_non_contiguous_inputs(name, rng):
     import cupy as cp
 
-    base_a, base_b = random_pair(200, 300, 240, np.float32, rng)
+    dtype = tm.STRATEGIES[name].default_dtype.numpy
+    base_a, base_b = random_pair(200, 300, 240, dtype, rng)
     views = {
         "transposed": (base_b.T[:150, :], base_a.T[:, :150]),  # (150 x 240) @ (240 x 150)
         "sliced": (base_a[::2, 1:121], base_b[1:121, ::3]),
@@ -83,7 +87,7 @@ def test_non_contiguous_inputs(name, rng):
     for label, (a, b) in views.items():
         if a.shape[1] != b.shape[0]:
             a = a[:, : b.shape[0]]
-        out = poisoned((a.shape[0], b.shape[1]), np.float32)
+        out = poisoned((a.shape[0], b.shape[1]), dtype)
         tm.matmul(a, b, strategy=name, out=out)
         report = tm.check(out, a, b)
         assert report.passed, (name, label, report)

@@ -18,6 +18,11 @@ pytestmark = pytest.mark.gpu
 STRATEGIES = list(tm.STRATEGIES)
 
 
+def _dtype(name):
+    """The dtype a strategy-wide test runs `name` in: float32, or float64 for float64-only ones."""
+    return tm.STRATEGIES[name].default_dtype.numpy
+
+
 def _torch():
     return pytest.importorskip("torch", reason="torch is not installed")
 
@@ -59,13 +64,14 @@ def _check(c, a, b):
 @pytest.mark.parametrize("name", STRATEGIES)
 def test_torch_tensors_in_torch_out(name):
     torch = _torch_cuda()
-    a = torch.rand(67, 45, device="cuda") * 2 - 1
-    b = torch.rand(45, 93, device="cuda") * 2 - 1
+    dt = getattr(torch, _dtype(name).name)
+    a = torch.rand(67, 45, device="cuda", dtype=dt) * 2 - 1
+    b = torch.rand(45, 93, device="cuda", dtype=dt) * 2 - 1
     c = tm.matmul(a, b, strategy=name)
     cp = _cp()
     assert isinstance(c, cp.ndarray) and c.shape == (67, 93) and c.device.id == a.device.index
     _check(c, a, b)
-    out = torch.full((67, 93), float("nan"), device="cuda")
+    out = torch.full((67, 93), float("nan"), device="cuda", dtype=dt)
     assert tm.matmul(a, b, strategy=name, out=out) is out  # the caller's tensor comes back
     _check(out, a, b)
     torch.testing.assert_close(out, a @ b, rtol=1e-4, atol=1e-4)
@@ -215,7 +221,7 @@ def test_launches_on_current_cupy_stream(name, rng):
     stream, the kernel would read the zeros still there; and the call must not synchronise."""
     cp = _cp()
     M, N, K = 130, 70, 67
-    src_a, src_b = random_pair(M, N, K, np.float32, rng)
+    src_a, src_b = random_pair(M, N, K, _dtype(name), rng)
     a, b = cp.zeros_like(src_a), cp.zeros_like(src_b)
     tm.matmul(a, b, strategy=name)  # compile outside the timed region
     cp.cuda.Device().synchronize()
@@ -225,7 +231,7 @@ def test_launches_on_current_cupy_stream(name, rng):
         a[...] = src_a
         b[...] = src_b
         c = tm.matmul(a, b, strategy=name)
-        out = poisoned((M, N), np.float32)
+        out = poisoned((M, N), _dtype(name))
         tm.matmul(a, b, strategy=name, out=out)
         assert not stream.done, "matmul synchronised the stream"
     stream.synchronize()
@@ -267,10 +273,11 @@ def test_torch_stream_wrapped_for_cupy(name):
     torch = _torch_cuda()
     cp = _cp()
     M, N, K = 129, 65, 257
-    src_a = torch.rand(M, K, device="cuda") * 2 - 1
-    src_b = torch.rand(K, N, device="cuda") * 2 - 1
+    dt = getattr(torch, _dtype(name).name)
+    src_a = torch.rand(M, K, device="cuda", dtype=dt) * 2 - 1
+    src_b = torch.rand(K, N, device="cuda", dtype=dt) * 2 - 1
     a, b = torch.zeros_like(src_a), torch.zeros_like(src_b)
-    out = torch.full((M, N), float("nan"), device="cuda")
+    out = torch.full((M, N), float("nan"), device="cuda", dtype=dt)
     tm.matmul(a, b, strategy=name)  # compile first
     torch.cuda.synchronize()
     s = torch.cuda.Stream()

@@ -1,4 +1,6 @@
-"""Every default and search-space config compiles for sm_90 with nvcc, without spills (CPU only)."""
+"""Every default and search-space config compiles for sm_90 with nvcc, without spills (CPU only):
+in the strategy's default dtype (float32, or float64 for the float64-only rungs), and the default
+config in every other dtype the strategy computes."""
 
 from __future__ import annotations
 
@@ -13,9 +15,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not HAS_NVCC, reason="nvcc is
 
 CASES = []
 for name, entry in tm.STRATEGIES.items():
-    CASES.extend((name, cfg, "float32") for cfg in entry.configs)
-    if entry.supports("float64"):
-        CASES.append((name, entry.default, "float64"))
+    CASES.extend((name, cfg, entry.default_dtype) for cfg in entry.configs)
+    CASES.extend((name, entry.default, dt) for dt in entry.config_cls.SUPPORTED_DTYPES if dt != entry.default_dtype)
 
 
 @pytest.mark.parametrize("name,cfg,dtype", CASES, ids=[f"{n}-{c.tag()}-{d}" for n, c, d in CASES])

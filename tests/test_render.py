@@ -35,7 +35,7 @@ def test_launch_bounds_take_named_constants_rendered_from_python():
     # constants, and __launch_bounds__ naming constants, never literals.
     for name, entry in tm.STRATEGIES.items():
         cfg = entry.default
-        src = render(tm.STRATEGIES[name], cfg, "float32")
+        src = render(tm.STRATEGIES[name], cfg, entry.default_dtype)
         assert f"constexpr int THREADS = {cfg.threads};" in src, name
         bounds = re.findall(r"__launch_bounds__\(([^)]*)\)", src)
         assert bounds and bounds[0].split(",")[0].strip() == "THREADS", (name, bounds)

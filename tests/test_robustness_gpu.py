@@ -13,11 +13,16 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import compile as tmc
 
-from .conftest import ARCH_SPECIFIC, poisoned, random_pair
+from .conftest import ARCH_SPECIFIC, assert_same_nonfinite, poisoned, random_pair, scatter_nonfinite
 
 pytestmark = pytest.mark.gpu
 
 STRATEGIES = list(tm.STRATEGIES)
+
+
+def _dtype(name):
+    """The dtype a strategy-wide test runs `name` in: float32, or float64 for float64-only ones."""
+    return tm.STRATEGIES[name].default_dtype.numpy
 
 
 # -- concurrency ---------------------------------------------------------------------------------
@@ -31,10 +36,13 @@ def test_8_threads_x_200_calls_from_a_cold_cache(name):
     it), or None for every strategy that runs on any GPU."""
     import cupy as cp
 
-    # every (strategy, config) pair in float32, every strategy's default in float64
+    # every (strategy, config) pair in the strategy's default dtype (float32, or float64 for the
+    # float64-only ones), and every strategy's default in float64
     entries = {n: e for n, e in tm.STRATEGIES.items() if (n == name if name else n not in ARCH_SPECIFIC)}
-    cases = [(n, cfg, "float32") for n, e in entries.items() for cfg in e.configs if cfg.is_valid(dtype="float32")]
-    cases += [(n, e.default, "float64") for n, e in entries.items() if e.supports("float64")]
+    cases = [(n, cfg, e.default_dtype) for n, e in entries.items() for cfg in e.configs
+             if cfg.is_valid(dtype=e.default_dtype)]
+    cases += [(n, e.default, "float64") for n, e in entries.items()
+              if e.supports("float64") and e.default_dtype != "float64"]
     assert cases
     tmc.clear_cache()
     assert not tmc.compile_counts
@@ -84,16 +92,6 @@ def test_8_threads_x_200_calls_from_a_cold_cache(name):
 
 
 # -- NaN / Inf -----------------------------------------------------------------------------------
-def _same_nonfinite(c, ref):
-    import cupy as cp
-
-    assert cp.array_equal(cp.isnan(c), cp.isnan(ref)), "NaN positions differ from cupy.matmul"
-    assert cp.array_equal(cp.isposinf(c), cp.isposinf(ref)), "+Inf positions differ from cupy.matmul"
-    assert cp.array_equal(cp.isneginf(c), cp.isneginf(ref)), "-Inf positions differ from cupy.matmul"
-    fin = cp.isfinite(ref)
-    assert cp.allclose(c[fin], ref[fin], rtol=1e-4, atol=1e-4)
-
-
 NAME_DTYPE = [(n, dt) for n in STRATEGIES for dt in (np.float32, np.float64) if tm.STRATEGIES[n].supports(dt)]
 
 
@@ -103,19 +101,11 @@ def test_nan_and_inf_propagate_like_cupy_matmul(name, dtype, rng):
 
     for M, N, K in [(37, 45, 29), (130, 70, 67), (33, 65, 17), (129, 1, 257)]:
         a, b = random_pair(M, N, K, dtype, rng)
-        # scatter NaN, +Inf and -Inf, and zeros next to them (0 * Inf = NaN)
-        for arr in (a, b):
-            flat = arr.ravel()
-            n = flat.size
-            idx = rng.choice(n, size=min(n, 6), replace=False)
-            for j, v in zip(idx, [np.nan, np.inf, -np.inf, np.inf, 0.0, -np.inf]):
-                flat[int(j)] = v
-        a[M // 2, :] = 0.0  # a zero row meets any Inf in B: NaN there, zeros elsewhere
-        a[M // 2, K // 2] = np.inf  # and one +Inf in it
+        scatter_nonfinite(a, b, rng)
         ref = cp.matmul(a, b)
         out = poisoned((M, N), dtype)
         tm.matmul(a, b, strategy=name, out=out)
-        _same_nonfinite(out, ref)
+        assert_same_nonfinite(out, ref)
         assert int(cp.isnan(ref).sum()) > 0  # the case really exercises NaN
 
 
@@ -126,13 +116,13 @@ def test_inf_times_padding_does_not_leak(name, rng):
     import cupy as cp
 
     for M, N, K in [(33, 65, 17), (129, 1, 257), (1, 1, 1), (5, 130, 3)]:
-        a, b = random_pair(M, N, K, np.float32, rng)
+        a, b = random_pair(M, N, K, _dtype(name), rng)
         a[-1, -1] = np.inf
         b[-1, -1] = -np.inf
         ref = cp.matmul(a, b)
-        out = poisoned((M, N), np.float32)
+        out = poisoned((M, N), _dtype(name))
         tm.matmul(a, b, strategy=name, out=out)
-        _same_nonfinite(out, ref)
+        assert_same_nonfinite(out, ref)
 
 
 # -- aliasing --------------------------------------------------------------------------------------
@@ -160,10 +150,10 @@ BIG_M = 46341  # 46341 * 46344 = 2_147_627_304 > 2^31
 BIG_N = 46344  # a multiple of 4: the 16-byte vector paths run too
 _FILL = r"""
 // Pseudo-random small integers in [-2, 2] from the flat index: sums stay exact in float32
-// (|sum| <= 4 * 46344 < 2^24), so any summation order gives bit-identical results.
+// (|sum| <= 4 * 46344 < 2^24) and float64, so any summation order gives bit-identical results.
 unsigned long long h = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed;
 h ^= h >> 29; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 32;
-out = (float)((long long)(h % 5ull) - 2);
+out = (long long)(h % 5ull) - 2;
 """
 
 
@@ -173,19 +163,20 @@ def _big_skip(name, M, N, K):
     import cupy as cp
 
     cfg = tm.STRATEGIES[name].default
-    work = cfg.workspace_bytes(M, N, "float32") if hasattr(cfg, "workspace_bytes") else 0
-    need = 4 * (M * K + K * N + M * N + 4096 * N) + work + 2**30
+    dt = tm.STRATEGIES[name].default_dtype
+    work = cfg.workspace_bytes(M, N, dt) if hasattr(cfg, "workspace_bytes") else 0
+    need = dt.itemsize * (M * K + K * N + M * N + 4096 * N) + work + 2**30
     free, _ = cp.cuda.runtime.memGetInfo()
     if free < need:
         pytest.skip(f"{name} needs {need / 2**30:.1f} GiB of GPU memory for {M}x{N}x{K} "
                     f"(workspace {work / 2**30:.1f} GiB); {free / 2**30:.1f} GiB free")
 
 
-def _filled(shape, seed):
+def _filled(shape, seed, dtype=np.float32):
     import cupy as cp
 
-    kern = cp.ElementwiseKernel("uint64 seed", "float32 out", _FILL, "tm_test_fill")
-    out = cp.empty(shape, cp.float32)
+    kern = cp.ElementwiseKernel("uint64 seed", "T out", _FILL, "tm_test_fill")
+    out = cp.empty(shape, dtype)
     kern(np.uint64(seed), out)
     return out
 
@@ -206,9 +197,10 @@ def test_output_over_2_31_elements(name):
     _free()
     _big_skip(name, M, N, K)
     assert M * N > 2**31
-    a, b = _filled((M, K), 1), _filled((K, N), 2)
+    dt = _dtype(name)
+    a, b = _filled((M, K), 1, dt), _filled((K, N), 2, dt)
     try:
-        c = cp.full((M, N), cp.nan, cp.float32)
+        c = cp.full((M, N), cp.nan, dt)
         assert tm.matmul(a, b, strategy=name, out=c) is c
         bad_rows = []
         for r0 in range(0, M, 4096):
@@ -232,13 +224,14 @@ def test_input_over_2_31_elements(name, which):
 
     _free()
     _big_skip(name, *((BIG_M, 3, BIG_N) if which == "a" else (3, BIG_N, BIG_M)))
+    dt = _dtype(name)
     if which == "a":
-        a, b = _filled((BIG_M, BIG_N), 3), _filled((BIG_N, 3), 4)
+        a, b = _filled((BIG_M, BIG_N), 3, dt), _filled((BIG_N, 3), 4, dt)
     else:
-        a, b = _filled((3, BIG_M), 5), _filled((BIG_M, BIG_N), 6)
+        a, b = _filled((3, BIG_M), 5, dt), _filled((BIG_M, BIG_N), 6, dt)
     try:
         M, N = a.shape[0], b.shape[1]
-        out = cp.full((M, N), cp.nan, cp.float32)
+        out = cp.full((M, N), cp.nan, dt)
         tm.matmul(a, b, strategy=name, out=out)
         ref = cp.matmul(a, b)
         diff = cp.argwhere(out != ref)

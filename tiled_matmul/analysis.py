@@ -179,7 +179,7 @@ def _measure(strategy: str, cfg: Config, M: int, N: int, K: int, dtype: str, rep
     return rec.median_ms, f"median of {rec.repeats} runs, CUDA events, L2 flushed"
 
 
-def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32",
+def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
             registers: "int | None" = None, measure: "bool | None" = None, repeat: int = 10,
             device: "int | DeviceLimits | None" = None, **params: int) -> dict[str, Any]:
     """The tiling model of `strategy` (config = its default updated by `params`) at `shape`.
@@ -191,8 +191,9 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32
     roofline (FP32 peak = SMs × 128 × 2 × clock). With a GPU and ``measure`` (default: when a GPU
     is present) it also holds ``measured_ms`` beside ``roofline_ms``; ``bandwidth_gbs`` is measured.
 
-    `registers` overrides the per-thread register count (otherwise: the compiled kernel's with a
-    GPU, the offline ptxas report without one). Raises ValueError for an unknown strategy, a bad
+    `dtype` is float32, or the strategy's own where it computes only float64 (dmma). `registers`
+    overrides the per-thread register count (otherwise: the compiled kernel's with a GPU, the
+    offline ptxas report without one). Raises ValueError for an unknown strategy, a bad
     shape or an invalid config, TypeError for unknown or non-int parameters.
 
     >>> explain("smem_tiled", (1024, 1024, 1024), tile=32)["reduction"]  # doctest: +SKIP
@@ -200,7 +201,7 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype="float32
     """
     entry = registry.get(strategy)
     M, N, K = parse_shape(shape)
-    dt = as_dtype(dtype)
+    dt = entry.default_dtype if dtype is None else as_dtype(dtype)
     cfg = entry.make_config(**params)
     gpu = gpu_available() and not (isinstance(device, DeviceLimits) and not device.is_real)
     limits = device_limits(device)

@@ -33,14 +33,16 @@ def _resolve(strategy: str, params: dict[str, Any]) -> tuple[registry.Strategy, 
     return entry, entry.make_config(**params)
 
 
-def source(strategy: str, dtype: Any = FLOAT32, **params: int) -> str:
-    """The rendered CUDA C source of `strategy` with `params` (defaults for the rest). No GPU needed.
+def source(strategy: str, dtype: Any = None, **params: int) -> str:
+    """The rendered CUDA C source of `strategy` with `params` (defaults for the rest), for `dtype`
+    (float32, or the strategy's own dtype where it computes only float64). No GPU needed.
 
     >>> print(source("smem_tiled", tile=32))  # doctest: +SKIP
     """
     entry, cfg = _resolve(strategy, params)
-    cfg.validate(dtype=dtype)
-    return render(entry, cfg, dtype)
+    dt = entry.default_dtype if dtype is None else as_dtype(dtype)
+    cfg.validate(dtype=dt)
+    return render(entry, cfg, dt)
 
 
 def _to_device(op: Operand):
@@ -109,13 +111,14 @@ class MatmulKernel:
         params = ", ".join(f"{k}={v}" for k, v in self.config.params().items())
         return f"MatmulKernel({self.strategy.name!r}, {params})"
 
-    def source(self, dtype: Any = FLOAT32) -> str:
-        """The rendered CUDA C source for `dtype`."""
+    def source(self, dtype: Any = None) -> str:
+        """The rendered CUDA C source for `dtype` (the strategy's default dtype when None)."""
         return render(self.strategy, self.config, dtype)
 
-    def compiled(self, dtype: Any = FLOAT32, device: "int | None" = None) -> CompiledKernel:
-        """The compiled kernel (compiling on first use) for `dtype` on `device`."""
-        return get_kernel(self.strategy, self.config, dtype, device)
+    def compiled(self, dtype: Any = None, device: "int | None" = None) -> CompiledKernel:
+        """The compiled kernel (compiling on first use) for `dtype` (the strategy's default
+        dtype when None) on `device`."""
+        return get_kernel(self.strategy, self.config, self.strategy.default_dtype if dtype is None else dtype, device)
 
     def launch_dims(self, M: int, N: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(grid, block) this kernel launches for an M x N output."""

@@ -120,8 +120,12 @@ def _set_arg(p: argparse.ArgumentParser) -> None:
                    help="set a config parameter (repeatable); defaults fill the rest")
 
 
-def _dtype_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dtype", default="float32", choices=["float32", "float64"], help="element type (default float32)")
+def _dtype_arg(p: argparse.ArgumentParser, per_strategy: bool = False) -> None:
+    if per_strategy:  # one strategy: float64-only ones (dmma) default to float64
+        p.add_argument("--dtype", default=None, choices=["float32", "float64"],
+                       help="element type (default float32, or the strategy's own where it computes only float64)")
+    else:
+        p.add_argument("--dtype", default="float32", choices=["float32", "float64"], help="element type (default float32)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,7 +179,7 @@ def _explain_args(p: argparse.ArgumentParser) -> None:
     _strategy_arg(p)
     p.add_argument("--shape", type=shape_arg, required=True, metavar="MxNxK", help="problem size, e.g. 1024x1024x1024")
     _set_arg(p)
-    _dtype_arg(p)
+    _dtype_arg(p, per_strategy=True)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--registers", type=_positive_int, default=None,
                    help="registers per thread to assume (default: compiled kernel with a GPU, ptxas without)")
@@ -205,14 +209,15 @@ def strategy_listing() -> list[dict[str, Any]]:
     out = []
     for name, entry in registry.STRATEGIES.items():
         cfg = entry.default
+        dt = entry.default_dtype
         try:
-            rules = cfg.rule_texts(limits)
+            rules = cfg.rule_texts(limits, dt)
         except Exception:
             rules = []
         smem_limit = limits.smem_per_block_optin if cfg.DYNAMIC_SMEM else limits.smem_per_block
         rules += ["every parameter is an int >= 1",
                   f"threads per block <= {limits.max_threads_per_block} (default config: {cfg.threads})",
-                  f"shared memory per block <= {smem_limit:,} B (default config: {cfg.smem_bytes('float32'):,} B float32)"]
+                  f"shared memory per block <= {smem_limit:,} B (default config: {cfg.smem_bytes(dt):,} B {dt})"]
         out.append({
             "strategy": name,
             "tunable": entry.tunable,
@@ -251,7 +256,7 @@ def _list(args: argparse.Namespace) -> int:
 def _source_args(p: argparse.ArgumentParser) -> None:
     _strategy_arg(p)
     _set_arg(p)
-    _dtype_arg(p)
+    _dtype_arg(p, per_strategy=True)
 
 
 def _source(args: argparse.Namespace) -> int:

@@ -94,6 +94,17 @@ class Config:
         """Whether this strategy computes `dtype` (TypeError for a dtype no strategy takes)."""
         return as_dtype(dtype) in cls.SUPPORTED_DTYPES
 
+    @classmethod
+    def default_dtype(cls) -> DType:
+        """The dtype meant where none is named: float32 where this strategy computes it, else its
+        first supported dtype (float64 for the float64-only rungs)."""
+        return FLOAT32 if FLOAT32 in cls.SUPPORTED_DTYPES else as_dtype(cls.SUPPORTED_DTYPES[0])
+
+    @classmethod
+    def _dtype(cls, dtype: Any) -> DType:
+        """`dtype` as a DType, or the default dtype for None."""
+        return cls.default_dtype() if dtype is None else as_dtype(dtype)
+
     @property
     def tile_mn(self) -> tuple[int, int]:
         """(rows, cols) of C computed by one block."""
@@ -134,19 +145,20 @@ class Config:
         block). Subclasses override this; a rule text says what must hold, with the values."""
         return iter(())
 
-    def rule_texts(self, limits: "DeviceLimits | None" = None, dtype: Any = FLOAT32) -> list[str]:
-        """The texts of this strategy's own rules (for listings; validate() checks them)."""
-        return [text for _, text in self.rules(device_limits(limits), as_dtype(dtype))]
+    def rule_texts(self, limits: "DeviceLimits | None" = None, dtype: Any = None) -> list[str]:
+        """The texts of this strategy's own rules (for listings; validate() checks them), for
+        `dtype` (the default dtype when None)."""
+        return [text for _, text in self.rules(device_limits(limits), self._dtype(dtype))]
 
     def template_constants(self, dt: DType) -> dict[str, int]:
         """Extra compile-time constants the template needs, computed here rather than in C."""
         return {}
 
-    def template_vars(self, dtype: Any = FLOAT32) -> dict[str, object]:
+    def template_vars(self, dtype: Any = None) -> dict[str, object]:
         """Everything the template renders with: params in upper case plus derived values."""
         out: dict[str, object] = {k.upper(): v for k, v in self.params().items()}
         out["THREADS"] = self.threads
-        out.update(self.template_constants(as_dtype(dtype)))
+        out.update(self.template_constants(self._dtype(dtype)))
         return out
 
     # -- the launch ------------------------------------------------------------------------------
@@ -186,12 +198,13 @@ class Config:
         return (threads > 0 and items % threads == 0, f"the {what} must split evenly over {threads} threads")
 
     # -- validation ----------------------------------------------------------------------------
-    def validate(self, device: "int | DeviceLimits | None" = None, dtype: Any = FLOAT32) -> "Config":
+    def validate(self, device: "int | DeviceLimits | None" = None, dtype: Any = None) -> "Config":
         """Check every constraint the template relies on; return self, or raise.
 
         Raises TypeError when a parameter is not an int, and ValueError naming each broken rule
         and a valid alternative otherwise. `device` is a device id or DeviceLimits (the current
-        device, or the H100 stand-in without a GPU, when None).
+        device, or the H100 stand-in without a GPU, when None); `dtype` defaults to
+        :meth:`default_dtype`.
         """
         for name, value in self.params().items():
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -205,7 +218,7 @@ class Config:
                 f"{self.STRATEGY}: parameters must be >= 1, got {', '.join(bad_sign)}; "
                 f"a valid config is {self.default_hint()}"
             )
-        dt = as_dtype(dtype)
+        dt = self._dtype(dtype)
         if dt not in self.SUPPORTED_DTYPES:
             others = [n for n, c in Config._CLASSES.items() if dt in c.SUPPORTED_DTYPES]
             raise ValueError(
@@ -236,7 +249,7 @@ class Config:
             )
         return self
 
-    def is_valid(self, device: "int | DeviceLimits | None" = None, dtype: Any = FLOAT32) -> bool:
+    def is_valid(self, device: "int | DeviceLimits | None" = None, dtype: Any = None) -> bool:
         try:
             self.validate(device, dtype)
         except (TypeError, ValueError):
@@ -280,6 +293,17 @@ class WarpGridConfig(Config):
         """The block tile is a whole grid of warp tiles."""
         yield (self.bm % self.wm == 0, f"bm ({self.bm}) must be a multiple of wm ({self.wm})")  # type: ignore[attr-defined]
         yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")  # type: ignore[attr-defined]
+
+    def _pipeline_rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
+        """A `stages`-deep pipeline of bm x bk (A) and bk x bn (B) tiles, both copied in 16-byte
+        vectors spread evenly over the threads, `min_blocks` blocks of it on one SM."""
+        yield self._stages_rule()
+        yield self._min_blocks_rule()
+        threads, vec = self.threads, dt.vec  # params are >= 1 here (validate checks that first)
+        a_vecs, b_vecs = self.bm * self.bk // vec, self.bk * self.bn // vec  # type: ignore[attr-defined]
+        yield self._splits_rule(f"A tile ({a_vecs} vectors of {vec})", a_vecs, threads)
+        yield self._splits_rule(f"B tile ({b_vecs} vectors of {vec})", b_vecs, threads)
+        yield self._fits_sm_rule(limits, dt, self.min_blocks)  # type: ignore[attr-defined]
 
 
 __all__ = ["Config", "WarpGridConfig", "Rule", "cdiv"]

@@ -144,8 +144,9 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -
         source, entry = found
         choice = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
     else:
+        hopper = str(dev.cc) == "90"
         name, params = recommend(M, N, K, dt, sms=_sm_count(device),
-                                 tensor_cores=tensor_cores_allowed(), wgmma=str(dev.cc) == "90")
+                                 tensor_cores=tensor_cores_allowed(), wgmma=hopper, dmma=hopper)
         choice = Choice(name, dict(params or {}), "heuristic", key)
     _choices[ck] = choice
     return choice

@@ -5,8 +5,9 @@ A function of its arguments and the GPU's SM count (no I/O). The rules follow H1
 cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_blocked's default
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
-* float64: warp_tiled's default from one wave of 128 x 128 tiles (1 block/SM for doubles), else
-  the FFMA rules below (split_k for long K, which a 64 x 64 output needs most).
+* float64 on an sm_90 GPU (``dmma=True``): dmma (FP64 tensor cores) from one wave of its
+  default 128 x 128 tiles (warp_tiled's default there on other GPUs: FP64 FMAs, 1 block/SM for
+  doubles); below that the FFMA rules below (split_k for long K, which a 64 x 64 output needs most).
 * float32 with tensor cores allowed (the default; ``tensor_cores=False`` or the environment
   variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`) on an sm_90 GPU (``wgmma=True``): wgmma
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
@@ -62,11 +63,13 @@ def _slices(tiles: int, K: int, target: int, most: int = 16) -> int:
 
 
 def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" = None,
-              tensor_cores: bool = True, wgmma: bool = True) -> tuple[str, dict[str, int]]:
+              tensor_cores: bool = True, wgmma: bool = True, dmma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
 
     `sms` is the GPU's SM count (the current device's, or the H100 stand-in's, when None);
-    `wgmma` says whether the GPU runs sm_90a code (Hopper); `tensor_cores=False` keeps to FFMA.
+    `wgmma` says whether the GPU runs sm_90a code (Hopper), `dmma` whether it has the sm_90 FP64
+    MMA shapes (Hopper); `tensor_cores=False` keeps float32 on FFMA (it concerns the 3xTF32
+    numerics only: dmma's products are plain FP64 FMAs).
 
     >>> recommend(4096, 4096, 4096)
     ('wgmma', {})
@@ -76,6 +79,12 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     ('tensor_core', {})
     >>> recommend(4096, 4096, 4096, tensor_cores=False)
     ('register_blocked', {})
+    >>> recommend(2048, 2048, 2048, "float64")
+    ('dmma', {})
+    >>> recommend(8192, 8192, 8192, "float64", dmma=False)
+    ('warp_tiled', {})
+    >>> recommend(1024, 1024, 1024, "float64")[0]  # below one wave of dmma tiles: FFMA rules
+    'split_k'
     >>> recommend(256, 256, 65536)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     """
@@ -84,7 +93,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
     f64 = as_dtype(dtype).itemsize == 8
     if f64 and big_tiles >= sms:
-        return "warp_tiled", {}
+        return ("dmma", {}) if dmma else ("warp_tiled", {})
     if tensor_cores and wgmma and not f64:
         if big_tiles >= sms:
             rows = max(_WG_ROWS, key=lambda bm: _WG_ROWS[bm][0] * _wave_fill(M, N, bm, 128, sms))

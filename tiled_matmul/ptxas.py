@@ -6,6 +6,7 @@ and the tiling model can read register counts on a machine with no device.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -41,10 +42,11 @@ def arch_flags(arch: str) -> list[str]:
     return [f"-gencode=arch=compute_{number},code=sm_{number}"]
 
 
-def ptxas_report(strategy: str, config: Config, dtype: Any = "float32", arch: "str | None" = None) -> PtxasReport:
+def ptxas_report(strategy: str, config: Config, dtype: Any = None, arch: "str | None" = None) -> PtxasReport:
     """Registers, spills and shared memory of one kernel as ptxas reports them.
 
-    `arch` defaults to the config's own target (``NVRTC_ARCH``, e.g. sm_90a), else sm_90.
+    `dtype` defaults to the strategy's default dtype; `arch` to the config's own target
+    (``NVRTC_ARCH``, e.g. sm_90a), else sm_90.
 
     Raises RuntimeError naming the config (with nvcc's output) if compilation fails, and
     FileNotFoundError if nvcc is not on PATH.
@@ -52,18 +54,27 @@ def ptxas_report(strategy: str, config: Config, dtype: Any = "float32", arch: "s
     nvcc = nvcc_path()
     if nvcc is None:
         raise FileNotFoundError("nvcc is not on PATH; install the CUDA toolkit to read ptxas reports")
-    src = render(registry.get(strategy), config, dtype)
+    entry = registry.get(strategy)
+    dtype = entry.default_dtype if dtype is None else dtype
+    what = f"{strategy} {config.params()} ({dtype})"
+    return _report(nvcc, render(entry, config, dtype), arch or config.NVRTC_ARCH or "sm_90",
+                   kernel_name(strategy, config, dtype), what)
+
+
+@functools.lru_cache(maxsize=256)
+def _report(nvcc: str, src: str, arch: str, name: str, what: str) -> PtxasReport:
+    """The report for one rendered source (cached: the same source and target compile the same,
+    and the tests ask for some configs more than once)."""
     with tempfile.TemporaryDirectory() as tmp:
         cu = Path(tmp) / "k.cu"
         cu.write_text(src)
         proc = subprocess.run(
-            [nvcc, "-cubin", *arch_flags(arch or config.NVRTC_ARCH or "sm_90"), "-std=c++17", "-Xptxas", "-v", "-o", str(Path(tmp) / "k.cubin"), str(cu)],
+            [nvcc, "-cubin", *arch_flags(arch), "-std=c++17", "-Xptxas", "-v", "-o", str(Path(tmp) / "k.cubin"), str(cu)],
             capture_output=True, text=True,
         )
     log = proc.stdout + proc.stderr
     if proc.returncode != 0:
-        raise RuntimeError(f"nvcc failed for {strategy} {config.params()} ({dtype}):\n{log}")
-    name = kernel_name(strategy, config, dtype)
+        raise RuntimeError(f"nvcc failed for {what}:\n{log}")
     # ptxas prints a block per function; keep the lines after "Compiling entry function '<name>'".
     section = log[log.find(name):] if name in log else log
 

@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 
 from .configs import Config
-from .dtypes import FLOAT32, as_dtype
+from .dtypes import as_dtype
 from .strategy import Strategy
 
 
@@ -54,13 +54,14 @@ def kernel_name(strategy: str, config: Config, dtype: Any) -> str:
     return f"tm_{strategy}_{as_dtype(dtype).short}_{config.tag()}"
 
 
-def render(entry: Strategy, config: Config, dtype: Any = FLOAT32) -> str:
-    """CUDA C source of the strategy `entry` for `config` and `dtype`. Needs no GPU."""
+def render(entry: Strategy, config: Config, dtype: Any = None) -> str:
+    """CUDA C source of the strategy `entry` for `config` and `dtype` (the strategy's default
+    dtype when None). Needs no GPU."""
     if not isinstance(config, entry.config_cls):
         raise TypeError(
             f"strategy {entry.name!r} takes a {entry.config_cls.__name__}, got {type(config).__name__}"
         )
-    dt = as_dtype(dtype)
+    dt = entry.default_dtype if dtype is None else as_dtype(dtype)
     if not entry.supports(dt):
         raise ValueError(f"strategy {entry.name!r} computes {', '.join(entry.config_cls.SUPPORTED_DTYPES)} only, not {dt}")
     variables = dict(config.template_vars(dt))

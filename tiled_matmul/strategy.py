@@ -11,6 +11,7 @@ from typing import Any, Iterable, Mapping
 
 from .configs import Config
 from .device import device_limits
+from .dtypes import DType
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,14 @@ class Strategy:
         return tuple(dict.fromkeys((self.default, *self.search_space)))
 
     def supports(self, dtype: Any) -> bool:
-        """Whether this strategy computes `dtype` (tensor_core is float32 only)."""
+        """Whether this strategy computes `dtype` (tensor_core is float32 only, dmma float64 only)."""
         return self.config_cls.supports(dtype)
+
+    @property
+    def default_dtype(self) -> DType:
+        """The dtype `source`, `explain` and the CLI use for this strategy when none is named:
+        float32 where it computes float32, else its own (float64 for dmma)."""
+        return self.config_cls.default_dtype()
 
     def runs_on(self, device: Any = None) -> bool:
         """Whether this strategy's code can run on `device` (an id or DeviceLimits; the current

@@ -56,12 +56,7 @@ class TensorCoreConfig(WarpGridConfig):
         yield (self.bk % 8 == 0, f"bk ({self.bk}) must be a multiple of 8 (the MMA tile's depth)")
         acc = self.wm * self.wn // 32
         yield (acc <= 128, f"a warp tile of wm*wn = {self.wm * self.wn} gives {acc} accumulators per thread; at most 128 fit in registers")
-        yield self._stages_rule()
-        yield self._min_blocks_rule()
-        threads = self.threads  # params are >= 1 here (validate checks that first)
-        yield self._splits_rule(f"A tile ({self.bm * self.bk // 4} vectors of 4)", self.bm * self.bk // 4, threads)
-        yield self._splits_rule(f"B tile ({self.bk * self.bn // 4} vectors of 4)", self.bk * self.bn // 4, threads)
-        yield self._fits_sm_rule(limits, dt, self.min_blocks)
+        yield from self._pipeline_rules(limits, dt)
 
 
 STRATEGY = Strategy.of(

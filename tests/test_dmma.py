@@ -1,0 +1,223 @@
+"""dmma (float64 on the FP64 tensor cores) without a GPU: registry entry, rules and their messages,
+geometry, the shared-memory layout's bank-conflict analysis, rendering, the ptxas report of every
+config, and the heuristic's float64 pick."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import cli, dispatch, registry
+from tiled_matmul import tunedb as tdb
+from tiled_matmul.device import H100_LIMITS
+from tiled_matmul.heuristic import recommend
+from tiled_matmul.ptxas import arch_flags, ptxas_report
+from tiled_matmul.render import kernel_name
+from tiled_matmul.strategies.dmma import DmmaConfig
+
+from .conftest import HAS_NVCC
+
+ENTRY = tm.STRATEGIES["dmma"]
+CONFIGS = ENTRY.configs
+IDS = [c.tag() for c in CONFIGS]
+AMPERE = dataclasses.replace(H100_LIMITS, name="NVIDIA A100", compute_capability="80")
+
+
+def test_registry_entry():
+    assert ENTRY.config_cls is DmmaConfig and ENTRY.template == "12_dmma.cu.j2" and ENTRY.tunable
+    assert DmmaConfig.SUPPORTED_DTYPES == ("float64",) and ENTRY.default_dtype == "float64"
+    assert DmmaConfig.NVRTC_ARCH == "sm_90" and not DmmaConfig.TENSOR_CORES  # not 3xTF32
+    assert 6 <= len(ENTRY.search_space) <= 8
+    # block tiles from 64 x 64 to 128 x 128, and both MMA depths
+    assert {(64, 64), (128, 64), (64, 128), (128, 128)} <= {c.tile_mn for c in CONFIGS}
+    assert {c.mma_k for c in CONFIGS} == {4, 8}
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_every_config_is_valid_for_float64_on_hopper(cfg):
+    assert cfg.validate(H100_LIMITS) is cfg  # the default dtype is float64
+    assert cfg.validate(H100_LIMITS, "float64") is cfg
+    need, budget = cfg.registers()
+    assert need <= budget <= 255
+
+
+def test_geometry_and_shared_memory():
+    cfg = DmmaConfig()
+    assert cfg.block() == ((128 // 64) * (128 // 32) * 32, 1, 1)
+    assert cfg.grid(3001, 2999) == (24 * 24, 1, 1) and cfg.grid(0, 5) == (0, 1, 1)
+    assert cfg.tile_mn == (128, 128) and cfg.tile_k == 16
+    # per stage: A tile bm x (bk + 4) and B tile bk x (bn + 4) doubles
+    assert cfg.smem_bytes() == cfg.smem_bytes("float64") == 3 * (128 * 20 + 16 * 132) * 8
+    assert DmmaConfig(bm=64, bn=64, wm=32, wn=32).block() == (128, 1, 1)
+
+
+@pytest.mark.parametrize(
+    "cfg,needle",
+    [
+        (DmmaConfig(wm=48), "bm (128) must be a multiple of wm (48)"),
+        (DmmaConfig(wn=48), "bn (128) must be a multiple of wn (48)"),
+        (DmmaConfig(bm=96, wm=24), "wm (24) must be a multiple of 16 (the MMA tile's rows)"),
+        (DmmaConfig(bn=96, wn=12), "wn (12) must be a multiple of 8 (the MMA tile's columns)"),
+        (DmmaConfig(bk=12), "bk (12) must be a multiple of 8"),
+        (DmmaConfig(mma_k=16), "mma_k (16) must be one of 4, 8"),
+        (DmmaConfig(wm=64, wn=64), "gives 128 double accumulators per thread (256 registers); at most 64"),
+        (DmmaConfig(min_blocks=2), "registers per thread (accumulators, one step's fragments, addresses) "
+                                   "must fit the 128 that 2 block(s) of 256 threads leave a thread"),
+        (DmmaConfig(stages=9), "stages (9) must be between 2 and 8"),
+        (DmmaConfig(stages=8), "shared memory = 299008 B for float64 must be <= 232448 B"),
+        (DmmaConfig(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=4),
+         "min_blocks (4) blocks of 75776 B shared memory"),
+        (DmmaConfig(bm=32, bn=32, bk=8, wm=16, wn=8), "the A tile (128 vectors of 2) must split evenly over 256 threads"),
+    ],
+)
+def test_bad_configs_name_the_rule_and_a_valid_config(cfg, needle):
+    with pytest.raises(ValueError) as err:
+        cfg.validate(H100_LIMITS)
+    msg = str(err.value)
+    assert needle in msg, msg
+    assert "A valid config is" in msg and all(f"{k}={v}" in msg for k, v in DmmaConfig().params().items())
+
+
+def test_refuses_float32_and_gpus_without_the_sm90_f64_mma():
+    with pytest.raises(ValueError, match=r"dmma computes float64 only, got float32; strategies for float32: .*wgmma"):
+        DmmaConfig().validate(H100_LIMITS, "float32")
+    with pytest.raises(ValueError, match="computes float64 only"):
+        tm.source("dmma", dtype="float32")
+    with pytest.raises(ValueError, match="dmma runs only on sm_90 .* NVIDIA A100 is sm_80"):
+        DmmaConfig().validate(AMPERE)
+    assert not ENTRY.runs_on(AMPERE) and ENTRY.runs_on(H100_LIMITS)
+    assert "dmma" in registry.strategies_for("float64") and "dmma" not in registry.strategies_for("float32")
+
+
+def test_source_defaults_to_float64():
+    src = tm.source("dmma")
+    assert src == tm.source("dmma", dtype="float64") == tm.kernel("dmma").source()
+    assert f"{kernel_name('dmma', DmmaConfig(), 'float64')}(" in src and "typedef double T;" in src
+    assert "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64" in src and "constexpr int MMA_K = 8;" in src
+    assert "__launch_bounds__(THREADS, MIN_BLOCKS)" in src and "cp.async.cg.shared.global" in src
+    assert "constexpr int MMA_K = 4;" in tm.source("dmma", mma_k=4)
+    assert tm.explain("dmma", 2048, registers=254, measure=False)["dtype"] == "float64"
+
+
+def test_cli_source_and_explain_default_to_float64(capsys):
+    assert cli.main(["source", "dmma", "--set", "mma_k=4"]) == 0
+    out = capsys.readouterr().out
+    assert kernel_name("dmma", DmmaConfig(mma_k=4), "float64") in out
+    assert cli.main(["source", "smem_tiled"]) == 0  # the others stay float32
+    assert "tm_smem_tiled_f32_" in capsys.readouterr().out
+    assert cli.main(["explain", "dmma", "--shape", "2048", "--registers", "254", "--json", "--no-measure"]) == 0
+    assert '"dtype": "float64"' in capsys.readouterr().out
+
+
+# -- shared-memory banks: the template's Banks notes, checked lane by lane ------------------------------
+def _layout(cfg):
+    return cfg.bk + cfg.A_PAD, cfg.bn + cfg.B_PAD, cfg.threads // 32, cfg.bn // cfg.wn
+
+
+def _fragment_reads(cfg):
+    """Every fragment read of every warp as 32 double indices (lane 4g + t), exactly as the
+    template addresses As[m][k] (row stride A_LD) and Bs[k][n] (row stride B_LD)."""
+    a_ld, b_ld, warps, warps_n = _layout(cfg)
+    for warp in range(warps):
+        warp_row, warp_col = (warp // warps_n) * cfg.wm, (warp % warps_n) * cfg.wn
+        for kk in range(0, cfg.bk, 8):
+            for i in range(cfg.wm // 16):
+                for dm, dk in ((0, 0), (8, 0), (0, 4), (8, 4)):  # a0..a3
+                    yield [(warp_row + 16 * i + dm + lane // 4) * a_ld + kk + dk + lane % 4 for lane in range(32)]
+            for j in range(cfg.wn // 8):
+                for dk in (0, 4):  # b0, b1
+                    yield [(kk + dk + lane % 4) * b_ld + warp_col + 8 * j + lane // 4 for lane in range(32)]
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_fragment_reads_are_bank_conflict_free(cfg):
+    """8-byte reads are served a half-warp at a time: 16 lanes must hit 16 different doubles mod 16
+    (each double spans 2 of the 32 four-byte banks)."""
+    a_ld, b_ld, _, _ = _layout(cfg)
+    assert a_ld % 8 == 4 and b_ld % 8 == 4  # what the analysis rests on
+    reads = list(_fragment_reads(cfg))
+    assert len(reads) == (cfg.threads // 32) * (cfg.bk // 8) * (4 * cfg.wm // 16 + 2 * cfg.wn // 8)
+    for addrs in reads:
+        for half in (addrs[:16], addrs[16:]):
+            assert len({a % 16 for a in half}) == 16, (cfg.tag(), half)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_tile_copies_are_16_byte_aligned_and_conflict_free(cfg):
+    """16-byte cp.async writes are served a quarter-warp at a time: 8 lanes must hit 8 different
+    16-byte slots mod 8. With BK = 8 two padded A rows share a quarter-warp: at most 2-way."""
+    a_ld, b_ld, _, _ = _layout(cfg)
+    for rows, row_len, ld in ((cfg.bm, cfg.bk, a_ld), (cfg.bk, cfg.bn, b_ld)):
+        vecs = row_len // 2
+        assert ld % 2 == 0 and rows * row_len // 2 % cfg.threads == 0
+        for first in range(0, rows * vecs, 8):
+            slots = [((idx // vecs) * ld + (idx % vecs) * 2) // 2 % 8 for idx in range(first, first + 8)]
+            worst = max(slots.count(s) for s in slots)
+            assert worst == 1 or (row_len % 16 and worst <= 2), (cfg.tag(), slots)
+
+
+# -- registers: ptxas on every config, the table the lead reads ------------------------------------------
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+def test_ptxas_registers_of_the_search_space():
+    """Every config compiles for sm_90 with 0 spills, no stack, and within the registers its
+    launch bounds leave; the table prints with `pytest -s`."""
+    lines = [f"{'config':<72} {'regs':>4} {'budget':>6} {'smem B':>7} spills"]
+    for cfg in CONFIGS:
+        rep = ptxas_report("dmma", cfg)
+        need, budget = cfg.registers()
+        lines.append(f"{cfg.tag():<72} {rep.registers:>4} {budget:>6} {cfg.smem_bytes():>7} "
+                     f"{rep.spill_stores}/{rep.spill_loads}")
+        assert rep.spill_stores == rep.spill_loads == rep.stack_frame == 0, rep.log
+        assert need <= rep.registers <= budget, (cfg.tag(), rep.registers, need, budget)
+    print("\n".join(lines))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (HAS_NVCC and shutil.which("cuobjdump")), reason="needs nvcc and cuobjdump")
+@pytest.mark.parametrize("mma_k,sass", [(8, "DMMA.16x8x8"), (4, "DMMA.16x8x4")])
+def test_products_run_on_the_fp64_tensor_cores(tmp_path, mma_k, sass):
+    cfg = DmmaConfig(mma_k=mma_k)
+    (tmp_path / "k.cu").write_text(tm.source("dmma", mma_k=mma_k))
+    subprocess.run(["nvcc", "-cubin", *arch_flags("sm_90"), "-std=c++17", "-o", "k.cubin", "k.cu"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
+                          text=True).stdout
+    # one MMA per (m16, n8) tile pair per 8-deep step (two of k4), and no FP64 FMA anywhere
+    per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8) * (8 // mma_k)
+    assert code.count(sass) == per_stage and "DFMA" not in code
+
+
+# -- the heuristic and auto ------------------------------------------------------------------------------
+@pytest.mark.parametrize("shape", [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
+                                   (3001, 2999, 3007), (1536, 1536, 64), (16384, 1024, 1024)])
+def test_heuristic_picks_dmma_for_float64_from_one_wave(shape):
+    assert recommend(*shape, dtype="float64", sms=132) == ("dmma", {})
+    assert recommend(*shape, dtype="float64", sms=132, dmma=False) == ("warp_tiled", {})  # not Hopper
+    ENTRY.make_config().validate(H100_LIMITS, "float64")
+    # float32 picks do not depend on the flag
+    assert recommend(*shape, sms=132, dmma=False) == recommend(*shape, sms=132)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1), (64, 64, 64), (1024, 1024, 1024), (1408, 1408, 4096),
+                                   (128, 128, 65536), (512, 512, 16384)])
+def test_heuristic_keeps_ffma_rungs_below_one_wave(shape):
+    """Below one wave of dmma's tiles float64 keeps to the FFMA rules (split_k for long K)."""
+    name, _ = recommend(*shape, dtype="float64", sms=132)
+    assert name == recommend(*shape, sms=132, tensor_cores=False)[0]
+    assert name in ("warp_tiled", "split_k")
+
+
+def test_auto_picks_dmma_for_big_float64_on_hopper(fresh_tunedb, monkeypatch):
+    monkeypatch.setattr(tdb, "shipped_db_paths", lambda: [])
+    dev = tdb.device_id(H100_LIMITS)
+    if tm.gpu_available():
+        dev = tdb.device_id(0)
+    want = "dmma" if dev.cc == "90" else "warp_tiled"
+    assert dispatch.choose(4096, 4096, 4096, "float64", device=dev).strategy == want
+    assert dispatch.choose(512, 512, 512, "float64", device=dev).strategy == "warp_tiled"
+    assert dispatch.choose(4096, 4096, 4096, "float32", device=dev).strategy != "dmma"

@@ -1,0 +1,113 @@
+"""Rung 12: float64 on Hopper's FP64 tensor cores (mma.sync m16n8k{4,8} .f64, sm_90)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..configs import WarpGridConfig
+from ..dtypes import FLOAT64, DType, as_dtype
+from ..strategy import Strategy
+
+
+@dataclass(frozen=True)
+class DmmaConfig(WarpGridConfig):
+    """float64 on the FP64 tensor cores: ``mma.sync.aligned.m16n8k{mma_k}.row.col.f64`` (DMMA).
+
+    A bm x bn block tile of (bm/wm)*(bn/wn) warps, each a wm x wn warp tile of 16 x 8 MMA tiles
+    whose accumulators stay in registers; a `stages`-deep cp.async pipeline of bk-deep stages,
+    grouped block order (`group_m`) and ``__launch_bounds__(threads, min_blocks)``. Every product
+    and sum is an FP64 fused multiply-add, so the result has FP64 FMA accuracy and Inf and NaN
+    propagate without a special path.
+
+    The m16n8k* shapes exist on sm_90 only (Ampere has m8n8k4 at half the rate), so the kernel
+    is compiled for sm_90 and the config refuses other GPUs.
+    """
+
+    STRATEGY: ClassVar[str] = "dmma"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
+    #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90
+    NVRTC_ARCH: ClassVar["str | None"] = "sm_90"
+    bm: int = 128
+    bn: int = 128
+    bk: int = 16
+    wm: int = 64
+    wn: int = 32
+    mma_k: int = 8
+    stages: int = 3
+    group_m: int = 8
+    min_blocks: int = 1
+
+    #: the MMA depths the template issues (both run at the FP64 tensor-core peak on sm_90)
+    MMA_KS: ClassVar[tuple[int, ...]] = (4, 8)
+    #: row padding (doubles) of As[m][k] and Bs[k][n]: row strides of 4 (mod 8) doubles keep the
+    #: fragment reads free of bank conflicts (the template's Banks notes)
+    A_PAD: ClassVar[int] = 4
+    B_PAD: ClassVar[int] = 4
+    #: registers per thread for what is not an accumulator or a fragment (addresses, loop state)
+    OTHER_REGS: ClassVar[int] = 24
+
+    def smem_bytes(self, dtype: Any = FLOAT64) -> int:
+        isz = as_dtype(dtype).itemsize
+        return self.stages * (self.bm * (self.bk + self.A_PAD) + self.bk * (self.bn + self.B_PAD)) * isz
+
+    def template_constants(self, dt: DType) -> dict[str, int]:
+        return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD}
+
+    def registers(self) -> tuple[int, int]:
+        """(a lower bound on the 32-bit registers a thread needs, the most that
+        ``__launch_bounds__(threads, min_blocks)`` leaves it): the accumulators (wm*wn/32
+        doubles), the fragments of one 8-deep step (4 doubles of A per m16 tile, 2 of B per n8
+        tile) and OTHER_REGS, against 65536 / (threads * min_blocks), capped at 255. ptxas keeps
+        the fragments of a whole stage live where it can, so a config can pass this and still
+        spill: the tests compile every config of the search space and require 0 spills."""
+        acc = 2 * self.wm * self.wn // 32
+        frags = 2 * (4 * (self.wm // 16) + 2 * (self.wn // 8))
+        budget = min(255, 65536 // max(self.threads * self.min_blocks, 1))
+        return acc + frags + self.OTHER_REGS, budget
+
+    def rules(self, limits, dt):
+        yield (
+            self.runs_on(limits),
+            f"dmma runs only on sm_90 (Hopper) GPUs, the ones with m16n8k{self.mma_k} FP64 MMAs; "
+            f"{limits.name} is sm_{limits.compute_capability}",
+        )
+        yield from self._warp_grid_rules()
+        yield (self.mma_k in self.MMA_KS, f"mma_k ({self.mma_k}) must be one of {', '.join(map(str, self.MMA_KS))}")
+        yield (self.wm % 16 == 0, f"wm ({self.wm}) must be a multiple of 16 (the MMA tile's rows)")
+        yield (self.wn % 8 == 0, f"wn ({self.wn}) must be a multiple of 8 (the MMA tile's columns)")
+        yield (
+            self.bk % 8 == 0,
+            f"bk ({self.bk}) must be a multiple of 8 (the fragments are read 8 k at a time)",
+        )
+        acc = self.wm * self.wn // 32
+        yield (
+            acc <= 64,
+            f"a warp tile of wm*wn = {self.wm * self.wn} gives {acc} double accumulators per thread "
+            f"({2 * acc} registers); at most 64 fit beside the fragments",
+        )
+        need, budget = self.registers()
+        yield (
+            need <= budget,
+            f"at least {need} registers per thread (accumulators, one step's fragments, addresses) "
+            f"must fit the {budget} that {self.min_blocks} block(s) of {self.threads} threads leave a thread",
+        )
+        yield from self._pipeline_rules(limits, dt)
+
+
+STRATEGY = Strategy.of(
+    DmmaConfig,
+    "12_dmma.cu.j2",
+    "float64 on Hopper's FP64 tensor cores: mma.sync m16n8k8/k4 .f64 (FP64 FMA accuracy), cp.async pipeline",
+    [
+        dict(stages=4),
+        dict(wm=32, wn=64),
+        dict(bk=8, stages=4),
+        dict(mma_k=4),
+        # fewer than ~one wave of 128 x 128 tiles: smaller tiles, more blocks per SM
+        dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2),
+        dict(bm=64, bn=128, wm=32, wn=64, min_blocks=2),
+        dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3),
+    ],
+)
