@@ -282,4 +282,33 @@ class WarpGridConfig(Config):
         yield (self.bn % self.wn == 0, f"bn ({self.bn}) must be a multiple of wn ({self.wn})")  # type: ignore[attr-defined]
 
 
-__all__ = ["Config", "WarpGridConfig", "Rule", "cdiv"]
+class SplitReduce:
+    """For configs whose kernel writes K slices to a [S, M, N] workspace: the launch of the reduce
+    kernel of ``kernels/_reduce.cuh.j2`` (a companion symbol of the same rendered source), which sums
+    the slices in the fixed order 0..S-1, so the result is bit-identical from run to run."""
+
+    #: threads per block of the reduce kernel
+    REDUCE_THREADS: ClassVar[int] = 256
+    #: reduce blocks per SM at most: enough to hide latency, few enough that each block walks
+    #: several vectors (grid-stride loop)
+    REDUCE_BLOCKS_PER_SM: ClassVar[int] = 16
+
+    @staticmethod
+    def reduce_symbol(kernel_name: str) -> str:
+        """The reduce kernel's symbol: "reduce_" + the main kernel's name without its "tm_"
+        prefix, so that no symbol contains the main kernel's name."""
+        return "reduce_" + kernel_name.removeprefix("tm_")
+
+    def launch_reduce(self, kernel: Any, work: Any, C: Any, M: int, N: int, flags: int, stream: Any,
+                      *extra: Any) -> None:
+        """C = the sum of the slices of `work` ([S, M, N]), on `stream`; `extra` are the reduce
+        kernel's arguments after flags (the slice count, where it is not a template constant)."""
+        i32 = np.int32
+        items = cdiv(M * N, 16 // C.itemsize) if flags & 2 else M * N
+        most = device_limits(kernel.device).sm_count * self.REDUCE_BLOCKS_PER_SM
+        blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), most))
+        reduce = kernel.companion(self.reduce_symbol(kernel.name))
+        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags), *extra), stream=stream)
+
+
+__all__ = ["Config", "WarpGridConfig", "SplitReduce", "Rule", "cdiv"]
