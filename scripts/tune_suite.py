@@ -4,7 +4,7 @@ Runs the autotuner over the public shape suite with every tunable strategy of th
 writes the best config of each shape's bucket (see tiled_matmul.tunedb for the bucket rule). Run it
 on an H100 SXM ("NVIDIA H100 80GB HBM3", sm_90) after changing a template or a search space:
 
-    PYTHONPATH=. python3 scripts/tune_suite.py                       # ~1-2 minutes on an H100
+    PYTHONPATH=. python3 scripts/tune_suite.py                       # a few minutes on an H100
     PYTHONPATH=. python3 scripts/tune_suite.py --out /tmp/t.json --json /tmp/all.json --repeat 10
 
 The file is rebuilt from scratch (written next to --out and moved over it at the end, so a failed run
@@ -29,13 +29,10 @@ import tiled_matmul as tm  # noqa: E402
 from tiled_matmul import tunedb as tdb  # noqa: E402
 from tiled_matmul import tuner as tune_mod  # noqa: E402
 from tiled_matmul.measure import shape_arg  # noqa: E402
+from tiled_matmul.suite import SUITE_DTYPES, suite_shapes  # noqa: E402
 
-#: The public shape suite (M, N, K).
-SUITE = [
-    (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
-    (3001, 2999, 3007), (8192, 8192, 128), (128, 8192, 8192), (16384, 64, 4096),
-    (256, 256, 256), (4096, 4096, 16384),
-]
+#: The public shape suite (M, N, K), every class of tiled_matmul.suite.
+SUITE = [shape for _, shape in suite_shapes()]
 
 
 def main(argv=None) -> int:
@@ -43,7 +40,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(ROOT / "tiled_matmul" / "data" / "tuned_h100.json"))
     p.add_argument("--sizes", nargs="+", type=shape_arg, default=SUITE, metavar="SIZE",
                    help="shapes (default: the public suite)")
-    p.add_argument("--dtype", nargs="+", default=["float32"], choices=["float32", "float64"])
+    p.add_argument("--dtype", nargs="+", default=list(SUITE_DTYPES), choices=list(SUITE_DTYPES))
     p.add_argument("--strategies", default=None, help="comma-separated (default: every tunable strategy)")
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--warmup", type=int, default=2)

@@ -5,7 +5,8 @@ A function of its arguments and the GPU's SM count (no I/O). The rules follow H1
 cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_blocked's default
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
-* float64: warp_tiled's default (compiled and tested for doubles; 1 block/SM for them).
+* float64: warp_tiled's default from one wave of 128 x 128 tiles (1 block/SM for doubles), else
+  the FFMA rules below (split_k for long K, which a 64 x 64 output needs most).
 * float32 with tensor cores allowed (the default; ``tensor_cores=False`` or the environment
   variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`) on an sm_90 GPU (``wgmma=True``): wgmma
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
@@ -18,7 +19,7 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   (4096^3 0.79, 8192^3 0.81, 2048^3 0.82, 3001x2999x3007 0.75; warp_tiled's best 0.73-0.78);
 * fewer tiles and K >= 1024: split_k with enough slices for ~2 blocks per SM, on 128 x 128
   tiles when that takes <= 16 slices (1024^3: 0.88, 512x512x16384: 0.76), else on 64 x 64
-  tiles (256x256x65536: 0.54 -- instead of 0.03 without the split);
+  tiles, up to 64 slices (256x256x65536: 0.54 -- instead of 0.03 without the split);
 * otherwise (small, short K): warp_tiled on 64 x 64 tiles, 4 blocks per SM.
 """
 
@@ -47,10 +48,15 @@ def _wave_fill(M: int, N: int, bm: int, bn: int, sms: int) -> float:
     return M * N / (cdiv(tiles, sms) * sms * bm * bn)
 
 
-def _slices(tiles: int, K: int, target: int) -> int:
-    """Power-of-two slice count (2..16) reaching `target` blocks, slices >= 256 deep."""
+#: most K slices the heuristic asks split_k for (its rule allows 64): a 64 x 64 output with K = 65536
+#: needs 64 slices of 1024 to put 64 blocks on the GPU
+MAX_SLICES = 64
+
+
+def _slices(tiles: int, K: int, target: int, most: int = 16) -> int:
+    """Power-of-two slice count (2..most) reaching `target` blocks, slices >= 256 deep."""
     split = 2
-    while split < 16 and tiles * split < target and K // (split * 2) >= 256:
+    while split < most and tiles * split < target and K // (split * 2) >= 256:
         split *= 2
     return split
 
@@ -73,12 +79,13 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(256, 256, 65536)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     """
-    if as_dtype(dtype).itemsize == 8:
-        return "warp_tiled", {}
     if sms is None:
         sms = device_limits().sm_count
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
-    if tensor_cores and wgmma:
+    f64 = as_dtype(dtype).itemsize == 8
+    if f64 and big_tiles >= sms:
+        return "warp_tiled", {}
+    if tensor_cores and wgmma and not f64:
         if big_tiles >= sms:
             rows = max(_WG_ROWS, key=lambda bm: _WG_ROWS[bm][0] * _wave_fill(M, N, bm, 128, sms))
             return "wgmma", dict(_WG_ROWS[rows][1])
@@ -86,9 +93,9 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
             return "wgmma", dict(_WG_MID)
         if cdiv(M, 64) * cdiv(N, 64) >= sms:
             return "wgmma", dict(_WG_NARROW)
-    if tensor_cores and big_tiles >= sms:
+    if tensor_cores and big_tiles >= sms and not f64:
         return "tensor_core", {}
-    if tensor_cores and cdiv(M, 64) * cdiv(N, 64) >= sms and K >= 64:
+    if tensor_cores and cdiv(M, 64) * cdiv(N, 64) >= sms and K >= 64 and not f64:
         return "tensor_core", dict(_TC_SMALL)
     if big_tiles >= sms:
         return "register_blocked", {}
@@ -98,5 +105,5 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
         if big_tiles * split >= target:
             return "split_k", dict(_SPLIT_BIG, split_k=split)
         small_tiles = cdiv(M, 64) * cdiv(N, 64)
-        return "split_k", dict(_SPLIT_SMALL, split_k=_slices(small_tiles, K, target))
+        return "split_k", dict(_SPLIT_SMALL, split_k=_slices(small_tiles, K, target, MAX_SLICES))
     return "warp_tiled", dict(_SMALL)
