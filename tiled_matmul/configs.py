@@ -283,15 +283,29 @@ class WarpGridConfig(Config):
 
 
 class SplitReduce:
-    """For configs whose kernel writes K slices to a [S, M, N] workspace: the launch of the reduce
-    kernel of ``kernels/_reduce.cuh.j2`` (a companion symbol of the same rendered source), which sums
-    the slices in the fixed order 0..S-1, so the result is bit-identical from run to run."""
+    """For configs with a `split_k` field whose kernel writes K slices to a [S, M, N] workspace:
+    the slice count (`splits`, 2..64), REDUCE_THREADS for the template, and the launch of the
+    reduce kernel of ``kernels/_reduce.cuh.j2`` (a companion symbol of the same rendered source),
+    which sums the slices in the fixed order 0..S-1, so the result is bit-identical from run to
+    run. Listed before the config base it extends, so that its methods come first."""
 
     #: threads per block of the reduce kernel
     REDUCE_THREADS: ClassVar[int] = 256
     #: reduce blocks per SM at most: enough to hide latency, few enough that each block walks
     #: several vectors (grid-stride loop)
     REDUCE_BLOCKS_PER_SM: ClassVar[int] = 16
+
+    @property
+    def splits(self) -> int:
+        return self.split_k  # type: ignore[attr-defined]
+
+    def template_constants(self, dt: DType) -> dict[str, int]:
+        return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}  # type: ignore[misc]
+
+    def rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
+        yield from super().rules(limits, dt)  # type: ignore[misc]
+        split_k = self.split_k  # type: ignore[attr-defined]
+        yield (2 <= split_k <= 64, f"split_k ({split_k}) must be between 2 and 64")
 
     @staticmethod
     def reduce_symbol(kernel_name: str) -> str:

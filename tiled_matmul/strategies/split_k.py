@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..configs import SplitReduce, cdiv
-from ..dtypes import FLOAT32, DType, as_dtype
+from ..dtypes import FLOAT32, as_dtype
 from ..strategy import Strategy
 from .warp_tiled import WarpTiledConfig
 
@@ -35,10 +35,6 @@ class SplitKConfig(SplitReduce, WarpTiledConfig):
     min_blocks: int = 4
     split_k: int = 8
 
-    @property
-    def splits(self) -> int:
-        return self.split_k
-
     def k_slice(self, K: int) -> int:
         """K elements per slice (whole multiples of bk; the last slice may be shorter or empty)."""
         return cdiv(cdiv(K, self.split_k), self.bk) * self.bk
@@ -50,13 +46,6 @@ class SplitKConfig(SplitReduce, WarpTiledConfig):
 
     def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32) -> int:
         return self.split_k * M * N * as_dtype(dtype).itemsize
-
-    def template_constants(self, dt: DType) -> dict[str, int]:
-        return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}
-
-    def rules(self, limits, dt):
-        yield from super().rules(limits, dt)
-        yield (2 <= self.split_k <= 64, f"split_k ({self.split_k}) must be between 2 and 64")
 
     def launch(self, kernel, A, B, C, M: int, N: int, K: int, flags: int, stream) -> None:
         """Partial products into a fresh workspace, then the fixed-order reduction into C."""
