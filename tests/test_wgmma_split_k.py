@@ -184,3 +184,60 @@ def test_launch_past_the_cap_writes_c_directly(monkeypatch):
     cfg = ENTRY.config_cls(bm=128, bn=128, stages=3, split_k=4)
     calls = _fake_launch(monkeypatch, cfg, 8192, 8192, 64)
     assert calls == [("main", (64 * 64, 1, 1), 0x3000)]
+
+
+# -- the heuristic -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "shape,picked",
+    [((64, 64, 65536), dict(bm=64, bn=64, split_k=64)),        # one tile: as many slices as allowed
+     ((256, 256, 131072), dict(bm=128, bn=128, split_k=64)),   # 4 big tiles x 64 slices: 2 waves
+     ((32, 1024, 32768), dict(bm=64, bn=128, split_k=32)),     # 64 rows waste half either way
+     ((1024, 32, 32768), dict(bm=64, bn=64, split_k=16)),      # 64 columns waste half; 128 three quarters
+     ((512, 512, 512), dict(bm=64, bn=64, split_k=2)),         # slices of 256 at most 2
+     ((640, 640, 640), dict(bm=64, bn=64, split_k=2)),
+     ((300, 300, 2000), dict(bm=64, bn=64, split_k=4))],
+)
+def test_recommend_picks_wgmma_split_k_below_a_wave_of_tiles(shape, picked):
+    from tiled_matmul.device import H100_LIMITS
+    from tiled_matmul.heuristic import recommend
+
+    M, N, K = shape
+    name, params = recommend(*shape, sms=132)
+    assert name == "wgmma_split_k" and {k: params[k] for k in picked} == picked, params
+    cfg = ENTRY.make_config(**params).validate(H100_LIMITS, "float32")
+    tiles, _, slices = cfg.grid(M, N)
+    assert slices == cfg.split_k and K // slices >= 256
+    # one wave of blocks, unless the slice count or depth ran out first
+    assert tiles * slices >= 132 or slices == 64 or K // (2 * slices) < 256
+
+
+def test_recommend_keeps_wgmma_split_k_to_its_domain():
+    from tiled_matmul.heuristic import recommend
+
+    assert recommend(384, 384, 384, sms=132)[0] == "warp_tiled"  # K < 512: no two 256-deep slices
+    assert recommend(768, 768, 768, sms=132)[0] == "wgmma"  # 144 tiles of 64 x 64 fill the SMs
+    assert recommend(1, 8192, 8192, sms=132)[0] != "wgmma_split_k"  # GEMV-like: memory-bound
+    assert recommend(8192, 8, 8192, sms=132)[0] != "wgmma_split_k"
+    assert recommend(256, 256, 65536, sms=132, wgmma=False)[0] == "split_k"
+    assert recommend(256, 256, 65536, sms=132, tensor_cores=False)[0] == "split_k"
+    assert recommend(256, 256, 65536, "float64", sms=132)[0] == "split_k"
+
+
+def test_recommend_sizes_the_split_to_the_sms_it_is_given():
+    from tiled_matmul.heuristic import recommend
+
+    assert recommend(1024, 32, 32768, sms=132)[1]["split_k"] == 16  # 16 tiles x 16 = 256 blocks
+    assert recommend(1024, 32, 32768, sms=66)[1]["split_k"] == 8
+    assert recommend(1024, 32, 32768, sms=32)[1]["split_k"] == 2
+    assert recommend(1024, 32, 32768, sms=16)[0] == "wgmma"  # 16 tiles fill 16 SMs
+
+
+def test_heuristic_doctests(monkeypatch):
+    import doctest
+
+    from tiled_matmul import heuristic
+    from tiled_matmul.device import H100_LIMITS
+
+    monkeypatch.setattr(heuristic, "device_limits", lambda *a: H100_LIMITS)  # the examples assume 132 SMs
+    result = doctest.testmod(heuristic)
+    assert result.attempted >= 7 and result.failed == 0
