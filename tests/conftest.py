@@ -88,3 +88,14 @@ def poisoned(shape, dtype):
     import cupy as cp
 
     return cp.full(shape, cp.nan, dtype=dtype)
+
+
+def same_nonfinite(c, ref):
+    """C holds NaN, +Inf and -Inf exactly where `ref` (cupy.matmul) does, and is close elsewhere."""
+    import cupy as cp
+
+    assert cp.array_equal(cp.isnan(c), cp.isnan(ref)), "NaN positions differ from cupy.matmul"
+    assert cp.array_equal(cp.isposinf(c), cp.isposinf(ref)), "+Inf positions differ from cupy.matmul"
+    assert cp.array_equal(cp.isneginf(c), cp.isneginf(ref)), "-Inf positions differ from cupy.matmul"
+    fin = cp.isfinite(ref)
+    assert cp.allclose(c[fin], ref[fin], rtol=1e-4, atol=1e-4)

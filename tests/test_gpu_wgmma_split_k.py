@@ -9,7 +9,7 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul.heuristic import recommend
 
-from .conftest import poisoned, random_pair
+from .conftest import poisoned, random_pair, same_nonfinite
 
 pytestmark = pytest.mark.gpu
 
@@ -67,16 +67,6 @@ def test_unaligned_pointers(name, rng):
     assert tm.check(out, a, b).passed
 
 
-def _same_nonfinite(c, ref):
-    import cupy as cp
-
-    assert cp.array_equal(cp.isnan(c), cp.isnan(ref)), "NaN positions differ from cupy.matmul"
-    assert cp.array_equal(cp.isposinf(c), cp.isposinf(ref)), "+Inf positions differ from cupy.matmul"
-    assert cp.array_equal(cp.isneginf(c), cp.isneginf(ref)), "-Inf positions differ from cupy.matmul"
-    fin = cp.isfinite(ref)
-    assert cp.allclose(c[fin], ref[fin], rtol=1e-4, atol=1e-4)
-
-
 @pytest.mark.parametrize("name", NAME)
 @pytest.mark.parametrize("cfg", [c for c in CONFIGS if c.split_k >= 4], ids=lambda c: c.tag())
 def test_nan_and_inf_propagate_like_cupy_matmul(name, cfg, rng):
@@ -101,7 +91,7 @@ def test_nan_and_inf_propagate_like_cupy_matmul(name, cfg, rng):
             ref = cp.matmul(a, bb)
             out = poisoned((M, N), np.float32)
             k(a, bb, out=out)
-            _same_nonfinite(out, ref)
+            same_nonfinite(out, ref)
         assert int(cp.isnan(cp.matmul(a, b)).sum()) > 0
 
 

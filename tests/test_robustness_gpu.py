@@ -13,7 +13,7 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import compile as tmc
 
-from .conftest import ARCH_SPECIFIC, poisoned, random_pair
+from .conftest import ARCH_SPECIFIC, poisoned, random_pair, same_nonfinite
 
 pytestmark = pytest.mark.gpu
 
@@ -84,16 +84,6 @@ def test_8_threads_x_200_calls_from_a_cold_cache(name):
 
 
 # -- NaN / Inf -----------------------------------------------------------------------------------
-def _same_nonfinite(c, ref):
-    import cupy as cp
-
-    assert cp.array_equal(cp.isnan(c), cp.isnan(ref)), "NaN positions differ from cupy.matmul"
-    assert cp.array_equal(cp.isposinf(c), cp.isposinf(ref)), "+Inf positions differ from cupy.matmul"
-    assert cp.array_equal(cp.isneginf(c), cp.isneginf(ref)), "-Inf positions differ from cupy.matmul"
-    fin = cp.isfinite(ref)
-    assert cp.allclose(c[fin], ref[fin], rtol=1e-4, atol=1e-4)
-
-
 NAME_DTYPE = [(n, dt) for n in STRATEGIES for dt in (np.float32, np.float64) if tm.STRATEGIES[n].supports(dt)]
 
 
@@ -115,7 +105,7 @@ def test_nan_and_inf_propagate_like_cupy_matmul(name, dtype, rng):
         ref = cp.matmul(a, b)
         out = poisoned((M, N), dtype)
         tm.matmul(a, b, strategy=name, out=out)
-        _same_nonfinite(out, ref)
+        same_nonfinite(out, ref)
         assert int(cp.isnan(ref).sum()) > 0  # the case really exercises NaN
 
 
@@ -132,7 +122,7 @@ def test_inf_times_padding_does_not_leak(name, rng):
         ref = cp.matmul(a, b)
         out = poisoned((M, N), np.float32)
         tm.matmul(a, b, strategy=name, out=out)
-        _same_nonfinite(out, ref)
+        same_nonfinite(out, ref)
 
 
 # -- aliasing --------------------------------------------------------------------------------------
