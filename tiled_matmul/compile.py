@@ -81,14 +81,19 @@ class CompiledKernel:
 
     def companion(self, symbol: str):
         """Another `extern "C"` kernel of the same rendered source, by symbol, as a cupy.RawKernel
-        compiled once per CompiledKernel (CuPy's cache makes the compile a cache hit)."""
+        compiled once per CompiledKernel (CuPy's cache, or for an architecture-specific target the
+        main kernel's cubin, makes the compile a cache hit)."""
         import cupy
 
         fn = self._companions.get(symbol)
         if fn is None:
             with cupy.cuda.Device(self.device):
-                fn = cupy.RawKernel(self.source, symbol, options=NVRTC_OPTIONS, backend="nvrtc")
-                fn.compile()
+                if self.config.NVRTC_ARCH:
+                    fn = _arch_kernel(self.source, self.name, self.config.NVRTC_ARCH, self.strategy,
+                                      self.config, self.dtype, symbol=symbol)
+                else:
+                    fn = cupy.RawKernel(self.source, symbol, options=NVRTC_OPTIONS, backend="nvrtc")
+                    fn.compile()
             fn = self._companions.setdefault(symbol, fn)
         return fn
 
@@ -146,8 +151,10 @@ def cubin_cache_dir() -> Path:
     return Path(root) / "tiled_matmul"
 
 
-def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Config, dtype: str):
-    """A cupy.RawKernel for `source` compiled by NVRTC for `arch` (e.g. "sm_90a").
+def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Config, dtype: str,
+                 symbol: "str | None" = None):
+    """A cupy.RawKernel for `source` compiled by NVRTC for `arch` (e.g. "sm_90a"): the kernel
+    `name`, or another kernel of the same source by `symbol` (from the same cached cubin).
 
     CuPy's RawKernel always appends ``-arch`` for the current device's plain target (sm_90),
     which has no wgmma. So NVRTC is called here through CuPy's binding, the cubin is cached on
@@ -175,7 +182,7 @@ def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Confi
         with os.fdopen(fd, "wb") as fh:
             fh.write(cubin)
         os.replace(tmp, path)
-    return cupy.RawModule(path=str(path)).get_function(name)
+    return cupy.RawModule(path=str(path)).get_function(symbol or name)
 
 
 _cache: dict[tuple, CompiledKernel] = {}

@@ -306,4 +306,47 @@ class WarpGridConfig(Config):
         yield self._fits_sm_rule(limits, dt, self.min_blocks)  # type: ignore[attr-defined]
 
 
-__all__ = ["Config", "WarpGridConfig", "Rule", "cdiv"]
+class SplitReduce:
+    """For configs with a `split_k` field whose kernel writes K slices to a [S, M, N] workspace:
+    the slice count (`splits`, 2..64), REDUCE_THREADS for the template, and the launch of the
+    reduce kernel of ``kernels/_reduce.cuh.j2`` (a companion symbol of the same rendered source),
+    which sums the slices in the fixed order 0..S-1, so the result is bit-identical from run to
+    run. Listed before the config base it extends, so that its methods come first."""
+
+    #: threads per block of the reduce kernel
+    REDUCE_THREADS: ClassVar[int] = 256
+    #: reduce blocks per SM at most: enough to hide latency, few enough that each block walks
+    #: several vectors (grid-stride loop)
+    REDUCE_BLOCKS_PER_SM: ClassVar[int] = 16
+
+    @property
+    def splits(self) -> int:
+        return self.split_k  # type: ignore[attr-defined]
+
+    def template_constants(self, dt: DType) -> dict[str, int]:
+        return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}  # type: ignore[misc]
+
+    def rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
+        yield from super().rules(limits, dt)  # type: ignore[misc]
+        split_k = self.split_k  # type: ignore[attr-defined]
+        yield (2 <= split_k <= 64, f"split_k ({split_k}) must be between 2 and 64")
+
+    @staticmethod
+    def reduce_symbol(kernel_name: str) -> str:
+        """The reduce kernel's symbol: "reduce_" + the main kernel's name without its "tm_"
+        prefix, so that no symbol contains the main kernel's name."""
+        return "reduce_" + kernel_name.removeprefix("tm_")
+
+    def launch_reduce(self, kernel: Any, work: Any, C: Any, M: int, N: int, flags: int, stream: Any,
+                      *extra: Any) -> None:
+        """C = the sum of the slices of `work` ([S, M, N]), on `stream`; `extra` are the reduce
+        kernel's arguments after flags (the slice count, where it is not a template constant)."""
+        i32 = np.int32
+        items = cdiv(M * N, 16 // C.itemsize) if flags & 2 else M * N
+        most = device_limits(kernel.device).sm_count * self.REDUCE_BLOCKS_PER_SM
+        blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), most))
+        reduce = kernel.companion(self.reduce_symbol(kernel.name))
+        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags), *extra), stream=stream)
+
+
+__all__ = ["Config", "WarpGridConfig", "SplitReduce", "Rule", "cdiv"]

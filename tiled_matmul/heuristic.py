@@ -13,7 +13,12 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
   tiles, whichever leaves the least of the last wave idle (4096^3 1.41, 4097^3 1.33,
   3001x2999x3007 1.34 with 112 rows); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.43,
-  128x8192x8192 1.13), 64 x 64 tiles for N <= 64 (16384x64x4096 1.24);
+  128x8192x8192 1.13), 64 x 64 tiles from one wave of those (16384x64x4096 1.24); below that,
+  for K >= 512 and min(M, N) > 8, wgmma_split_k: K slices (>= 256 deep) on the 64 x 64, 64 x 128
+  or 128 x 128 tile that keeps the most of the GPU busy on useful work (tiles x slices reaching
+  one wave where the slice depth allows; ties to the bigger tile), where the FFMA rungs below
+  reached 0.18-0.77 (64x64x65536 0.18, 256x256x131072 0.50, 32x1024x32768 0.58, 512^3 and
+  640^3 on warp_tiled); GEMV-like shapes (M or N <= 8) keep to the rules below;
 * on other GPUs with tensor cores allowed: tensor_core (mma.sync 3xTF32) on 128 x 128 tiles from
   one wave of them (4096^3 ~1.09), on 64 x 64 tiles from one wave of those (1024x1024x16384 ~0.96);
 * otherwise, at least one wave of 128 x 128 tiles (M*N >= ~132 * 128^2): register_blocked's default
@@ -41,6 +46,15 @@ _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
 _WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112, stages=4)), 96: (0.93, dict(bm=96, stages=4))}
 _WG_MID = dict(bm=64, bn=128, stages=6)
 _WG_NARROW = dict(bm=64, bn=64, stages=4, min_blocks=2)
+#: wgmma_split_k's tiles, bigger first (ties go to the bigger one: fewer slices, less traffic per
+#: MMA), with the pipeline depth and blocks per SM of each
+_WG_SPLIT_TILES = (
+    dict(bm=128, bn=128, stages=3, min_blocks=1),
+    dict(bm=64, bn=128, stages=6, min_blocks=1),
+    dict(bm=64, bn=64, stages=4, min_blocks=2),
+)
+#: shortest K that wgmma_split_k takes: two slices of 256
+WG_SPLIT_MIN_K = 512
 
 
 def _wave_fill(M: int, N: int, bm: int, bn: int, sms: int) -> float:
@@ -60,6 +74,21 @@ def _slices(tiles: int, K: int, target: int, most: int = 16) -> int:
     while split < most and tiles * split < target and K // (split * 2) >= 256:
         split *= 2
     return split
+
+
+def _wgmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
+    """wgmma_split_k's params for a C of fewer than `sms` 64 x 64 tiles: for each tile, the
+    power-of-two slice count that reaches one block per SM (up to MAX_SLICES, slices >= 256 deep);
+    then the tile whose blocks cover the most SMs with useful work, i.e. the largest
+    (M*N / area of its tiles) x min(1, blocks / sms), ties to the bigger tile."""
+    best, best_score = None, -1.0
+    for tile in _WG_SPLIT_TILES:
+        tiles = cdiv(M, tile["bm"]) * cdiv(N, tile["bn"])
+        split = _slices(tiles, K, sms, MAX_SLICES)
+        score = M * N / (tiles * tile["bm"] * tile["bn"]) * min(1.0, tiles * split / sms)
+        if score > best_score + 1e-9:
+            best, best_score = dict(tile, split_k=split), score
+    return best
 
 
 def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" = None,
@@ -86,6 +115,10 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(1024, 1024, 1024, "float64")[0]  # below one wave of dmma tiles: FFMA rules
     'split_k'
     >>> recommend(256, 256, 65536)
+    ('wgmma_split_k', {'bm': 128, 'bn': 128, 'stages': 3, 'min_blocks': 1, 'split_k': 64})
+    >>> recommend(512, 512, 512)
+    ('wgmma_split_k', {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 2})
+    >>> recommend(256, 256, 65536, wgmma=False)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     """
     if sms is None:
@@ -102,6 +135,8 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
             return "wgmma", dict(_WG_MID)
         if cdiv(M, 64) * cdiv(N, 64) >= sms:
             return "wgmma", dict(_WG_NARROW)
+        if K >= WG_SPLIT_MIN_K and min(M, N) > 8:
+            return "wgmma_split_k", _wgmma_split(M, N, K, sms)
     if tensor_cores and big_tiles >= sms and not f64:
         return "tensor_core", {}
     if tensor_cores and cdiv(M, 64) * cdiv(N, 64) >= sms and K >= 64 and not f64:

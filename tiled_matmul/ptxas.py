@@ -75,8 +75,11 @@ def _report(nvcc: str, src: str, arch: str, name: str, what: str) -> PtxasReport
     log = proc.stdout + proc.stderr
     if proc.returncode != 0:
         raise RuntimeError(f"nvcc failed for {what}:\n{log}")
-    # ptxas prints a block per function; keep the lines after "Compiling entry function '<name>'".
-    section = log[log.find(name):] if name in log else log
+    # ptxas prints a block per function; keep the lines after "Compiling entry function '<name>'"
+    # (an earlier info line, such as a performance note, may name the kernel too).
+    entry = f"Compiling entry function '{name}'"
+    start = log.find(entry) if entry in log else log.find(name)
+    section = log[start:] if start >= 0 else log
 
     def grab(pattern: str) -> int:
         m = re.search(pattern, section)

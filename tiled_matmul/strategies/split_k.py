@@ -7,15 +7,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..configs import cdiv
-from ..device import device_limits
-from ..dtypes import FLOAT32, DType, as_dtype
+from ..configs import SplitReduce, cdiv
+from ..dtypes import FLOAT32, as_dtype
 from ..strategy import Strategy
 from .warp_tiled import WarpTiledConfig
 
 
 @dataclass(frozen=True)
-class SplitKConfig(WarpTiledConfig):
+class SplitKConfig(SplitReduce, WarpTiledConfig):
     """warp_tiled with K cut into `split_k` slices (blockIdx.z), for small M·N with long K.
 
     Each slice writes its partial product to a [split_k, M, N] workspace with plain stores; a
@@ -36,16 +35,6 @@ class SplitKConfig(WarpTiledConfig):
     min_blocks: int = 4
     split_k: int = 8
 
-    #: threads per block of the reduce kernel
-    REDUCE_THREADS: ClassVar[int] = 256
-    #: reduce blocks per SM at most: enough to hide latency, few enough that each block walks
-    #: several vectors (grid-stride loop)
-    REDUCE_BLOCKS_PER_SM: ClassVar[int] = 16
-
-    @property
-    def splits(self) -> int:
-        return self.split_k
-
     def k_slice(self, K: int) -> int:
         """K elements per slice (whole multiples of bk; the last slice may be shorter or empty)."""
         return cdiv(cdiv(K, self.split_k), self.bk) * self.bk
@@ -55,20 +44,8 @@ class SplitKConfig(WarpTiledConfig):
         steps = self.split_k * cdiv(self.k_slice(K), self.bk) if K else 0
         return tiles * steps * self.bm * self.bk, tiles * steps * self.bk * self.bn
 
-    @staticmethod
-    def reduce_symbol(kernel_name: str) -> str:
-        """The reduce kernel's symbol, as 07_split_k.cu.j2 spells it."""
-        return "reduce_" + kernel_name.removeprefix("tm_")
-
     def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32) -> int:
         return self.split_k * M * N * as_dtype(dtype).itemsize
-
-    def template_constants(self, dt: DType) -> dict[str, int]:
-        return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}
-
-    def rules(self, limits, dt):
-        yield from super().rules(limits, dt)
-        yield (2 <= self.split_k <= 64, f"split_k ({self.split_k}) must be between 2 and 64")
 
     def launch(self, kernel, A, B, C, M: int, N: int, K: int, flags: int, stream) -> None:
         """Partial products into a fresh workspace, then the fixed-order reduction into C."""
@@ -77,11 +54,7 @@ class SplitKConfig(WarpTiledConfig):
         i32 = np.int32
         work = cupy.empty((self.split_k, M, N), dtype=C.dtype)
         kernel.launch(self.grid(M, N), (A, B, work, i32(M), i32(N), i32(K), i32(flags)), stream=stream)
-        items = cdiv(M * N, 16 // C.itemsize) if flags & 2 else M * N
-        most = device_limits(kernel.device).sm_count * self.REDUCE_BLOCKS_PER_SM
-        blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), most))
-        reduce = kernel.companion(self.reduce_symbol(kernel.name))
-        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags)), stream=stream)
+        self.launch_reduce(kernel, work, C, M, N, flags, stream)
 
 
 STRATEGY = Strategy.of(

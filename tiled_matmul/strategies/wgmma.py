@@ -59,7 +59,9 @@ class WgmmaConfig(WarpGridConfig):
         return floats * isz + 1024
 
     def template_constants(self, dt: DType) -> dict[str, int]:
-        return {"BK": self.BK, "B_PAD": self.B_PAD, "SWIZZLE": self.SWIZZLE, "D_REGS": self.bm // 2}
+        # SPLIT_K: slices of K per blockIdx.z, 1 here (the template renders the unsplit kernel)
+        return {"BK": self.BK, "B_PAD": self.B_PAD, "SWIZZLE": self.SWIZZLE, "D_REGS": self.bm // 2,
+                "SPLIT_K": self.splits}
 
     def rules(self, limits, dt):
         yield (
