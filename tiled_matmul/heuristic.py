@@ -5,7 +5,12 @@ A function of its arguments and the GPU's SM count (no I/O). The rules follow H1
 cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_blocked's default
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
-* float64: warp_tiled's default (compiled and tested for doubles; 1 block/SM for them).
+* skinny products, float32 and float64 alike, go to the memory-bound GEMV rungs: M <= 8 < N to
+  gemv_xb (x·B: B streamed once per chunk of mt rows, mt the power of two from M), N <= 8 to
+  gemv_ax (A·x: A streamed once per chunk of nt columns), when the streamed operand holds at
+  least 2^18 elements (smaller ones are set by the launch, not the bytes). Thresholds to tune on
+  the H100 (they may move up to 16-64).
+* float64 otherwise: warp_tiled's default (compiled and tested for doubles; 1 block/SM for them).
 * float32 with tensor cores allowed (the default; ``tensor_cores=False`` or the environment
   variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`) on an sm_90 GPU (``wgmma=True``): wgmma
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
@@ -41,6 +46,25 @@ _WG_MID = dict(bm=64, bn=128, stages=6)
 _WG_NARROW = dict(bm=64, bn=64, stages=4, min_blocks=2)
 
 
+#: the GEMV rungs take products whose M (gemv_xb) or N (gemv_ax) is at most this
+GEMV_MAX = 8
+#: ... and whose streamed operand (B for gemv_xb, A for gemv_ax) has at least this many elements
+GEMV_MIN_STREAM = 2**18
+#: params by M rounded up to a power of two (gemv_xb), by N (gemv_ax): one chunk covers the rows
+#: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM
+_XB = {1: dict(mt=1), 2: dict(mt=2), 4: {}, 8: dict(mt=8, unroll=4)}
+_AX = {1: dict(nt=1, rows=4, unroll=4), 2: dict(nt=2), 4: {}, 8: dict(nt=8, rows=4, unroll=1)}
+
+
+def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
+    """The GEMV rung and params for a skinny shape, or None."""
+    if M <= GEMV_MAX < N and N * K >= GEMV_MIN_STREAM:
+        return "gemv_xb", dict(_XB[1 << (M - 1).bit_length()])
+    if N <= GEMV_MAX and M * K >= GEMV_MIN_STREAM:
+        return "gemv_ax", dict(_AX[1 << (N - 1).bit_length()])
+    return None
+
+
 def _wave_fill(M: int, N: int, bm: int, bn: int, sms: int) -> float:
     """Useful fraction of the block-slots the grid occupies: M*N over (waves * sms * bm * bn)."""
     tiles = cdiv(M, bm) * cdiv(N, bn)
@@ -72,7 +96,20 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     ('register_blocked', {})
     >>> recommend(256, 256, 65536)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
+    >>> recommend(1, 8192, 8192)
+    ('gemv_xb', {'mt': 1})
+    >>> recommend(3, 4096, 14336, dtype="float64")
+    ('gemv_xb', {})
+    >>> recommend(8192, 1, 8192)
+    ('gemv_ax', {'nt': 1, 'rows': 4, 'unroll': 4})
+    >>> recommend(8192, 7, 8192, dtype="float64")
+    ('gemv_ax', {'nt': 8, 'rows': 4, 'unroll': 1})
+    >>> recommend(1, 64, 64)  # 4096 elements of B: launch-bound, not a GEMV case
+    ('warp_tiled', {'bm': 64, 'bn': 64, 'bk': 16, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 3, 'group_m': 8, 'min_blocks': 4})
     """
+    gemv = _gemv(M, N, K)
+    if gemv is not None:
+        return gemv
     if as_dtype(dtype).itemsize == 8:
         return "warp_tiled", {}
     if sms is None:
