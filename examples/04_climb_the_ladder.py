@@ -40,6 +40,10 @@ WHY = {
     "tensor_core": "the products move to TF32 tensor cores (mma.sync), split 3 ways (3xTF32) so the "
                    "result keeps float32 accuracy",
     "wgmma": "Hopper's warpgroup MMA (wgmma): four warps issue one large asynchronous MMA (sm_90 only)",
+    "gemv_xb": "a rung for skinny x.B (few rows of A), not for this square shape: B is streamed once per "
+               "mt rows with 16-byte loads, the time is the bytes of B (here B is re-read for every mt rows)",
+    "gemv_ax": "a rung for skinny A.x (few columns of B): A is streamed once per nt columns, a warp per "
+               "row of A along K (here A is re-read for every nt columns)",
 }
 
 

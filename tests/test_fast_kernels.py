@@ -184,7 +184,7 @@ def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
     wave = cdiv(shape[0], 128) * cdiv(shape[1], 128) >= H100_LIMITS.sm_count
     name, params = recommend(*shape, dtype="float64")
     tm.STRATEGIES[name].make_config(**params).validate(H100_LIMITS, "float64")
-    assert (name, params) == ("dmma", {}) if wave else name == ffma_strategy
+    assert (name, params) == ("dmma", {"bn": 64, "min_blocks": 2}) if wave else name == ffma_strategy
     name, params = recommend(*shape, dtype="float64", dmma=False)
     assert (name, params) == ("warp_tiled", {}) if wave else name == ffma_strategy
 

@@ -49,17 +49,19 @@ REQUIRED_KEYS = (
 )
 
 
-def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32") -> dict[str, Any]:
+def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32",
+            device: "int | DeviceLimits | None" = None) -> dict[str, Any]:
     """The global-memory traffic model of `cfg` for an M×N×K product (pure arithmetic).
 
-    A config that stages partial results in a workspace (it has ``workspace_bytes(M, N, dtype)``,
-    like split-K) adds that workspace, written once and read once, to the traffic behind
-    ``intensity``; it is reported as ``workspace_bytes``.
+    A config that stages partial results in a workspace (it has ``workspace_bytes(M, N, dtype,
+    K=..., device=...)``, like split-K, whose slice count may depend on K and the GPU's SM count)
+    adds that workspace, written once and read once, to the traffic behind ``intensity``; it is
+    reported as ``workspace_bytes``.
     """
     isz = as_dtype(dtype).itemsize
     a_el, b_el = cfg.global_reads(M, N, K)
     ws_fn = getattr(cfg, "workspace_bytes", None)
-    workspace = int(ws_fn(M, N, dtype)) if callable(ws_fn) else 0
+    workspace = int(ws_fn(M, N, dtype, K=K, device=device)) if callable(ws_fn) else 0
     flops = 2 * M * N * K
     naive = 2 * M * N * K * isz
     tiled = (a_el + b_el) * isz
@@ -220,7 +222,7 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
         "device_is_real": limits.is_real,
     }
     try:
-        out.update(traffic(cfg, M, N, K, dt))
+        out.update(traffic(cfg, M, N, K, dt, limits))
     except NotImplementedError:
         raise ValueError(f"strategy {entry.name!r} has no traffic model (its config lacks global_reads)") from None
     gx, gy, gz = cfg.grid(M, N)

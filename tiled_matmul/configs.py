@@ -349,4 +349,122 @@ class SplitReduce:
         reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags), *extra), stream=stream)
 
 
-__all__ = ["Config", "WarpGridConfig", "SplitReduce", "Rule", "cdiv"]
+@dataclass(frozen=True)
+class SkinnyConfig(SplitReduce, Config):
+    """Shared by the memory-bound rungs for skinny products (gemv_xb, gemv_ax): one operand is
+    large and streamed once per chunk of the other's rows or columns; the other is small.
+
+    When the output alone gives too few blocks to keep every SM streaming, K is cut into S slices
+    (blockIdx.z) chosen at launch by :meth:`k_splits` from the shape and the device's SM count;
+    the slices' partial products go to a [S, M, N] workspace and :class:`SplitReduce` sums them.
+    The grid is 1-D along x (the kernel maps a block id to its rows and columns), so neither M
+    nor N is bound by the grid-y limit. Subclasses declare `threads` and `min_blocks`, and define
+    :meth:`output_blocks`, :meth:`streamed` and ``tile_k`` (the K depth of one step).
+    """
+
+    #: the most K slices one launch uses
+    MAX_SPLITS: ClassVar[int] = 64
+    #: the largest workspace ([S, M, N] partial products) one launch allocates: 64 MiB
+    MAX_WORKSPACE_BYTES: ClassVar[int] = 64 * 2**20
+    #: the workspace's write and read back stay within 1/WORKSPACE_SHARE of the streamed bytes
+    WORKSPACE_SHARE: ClassVar[int] = 8
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.threads, 1, 1)
+
+    def output_blocks(self, M: int, N: int) -> int:
+        """Blocks that cover C once (one K slice)."""
+        raise NotImplementedError
+
+    def streamed(self, M: int, N: int, K: int) -> int:
+        """Elements of the streamed operand read from global memory (once per chunk)."""
+        raise NotImplementedError
+
+    def grid(self, M: int, N: int) -> tuple[int, int, int]:
+        """1-D, one K slice: what the launch uses when it does not split K."""
+        return (self.output_blocks(M, N), 1, 1)
+
+    def k_slice(self, K: int, splits: int) -> int:
+        """K depth of each of `splits` slices: a whole multiple of tile_k, as the kernel computes
+        it from gridDim.z (the last slice may be shorter)."""
+        return cdiv(cdiv(K, splits), self.tile_k) * self.tile_k
+
+    def occupancy(self, dt: DType) -> int:
+        """Blocks per SM promised to ptxas (``__launch_bounds__``): min_blocks for float32; for
+        float64, whose values take twice the registers, half of it (at least 1)."""
+        mb = self.min_blocks  # type: ignore[attr-defined]
+        return mb if dt.itemsize == 4 else max(1, mb // 2)
+
+    def k_splits(self, M: int, N: int, K: int, sms: int, dtype: Any = FLOAT32) -> int:
+        """How many slices of K one launch uses, for a GPU of `sms` SMs (a pure function).
+
+        The slice count that brings the grid nearest to one full wave, ``sms * occupancy`` blocks
+        (every SM holding the blocks ``__launch_bounds__`` promises it): 1 where the output alone
+        gives at least 2/3 of that. It is capped at :data:`MAX_SPLITS`, at a workspace of
+        :data:`MAX_WORKSPACE_BYTES`, at a workspace traffic (written once, read once) of
+        1/:data:`WORKSPACE_SHARE` of the streamed bytes, and at one step (tile_k) per slice; then
+        lowered so that no slice is empty.
+        """
+        dt = as_dtype(dtype)
+        outputs = M * N
+        blocks = self.output_blocks(M, N)
+        want = (sms * self.occupancy(dt) + blocks // 2) // blocks
+        cap = min(
+            self.MAX_SPLITS,
+            self.MAX_WORKSPACE_BYTES // (outputs * dt.itemsize),
+            self.streamed(M, N, K) // (self.WORKSPACE_SHARE * 2 * outputs),
+            cdiv(K, self.tile_k),
+        )
+        splits = min(want, cap)
+        if splits <= 1:
+            return 1
+        return cdiv(K, self.k_slice(K, splits))
+
+    def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32, K: "int | None" = None,
+                        device: "int | DeviceLimits | None" = None) -> int:
+        """Bytes of the [S, M, N] workspace one launch allocates for K (0 when it does not split K),
+        on `device` (the current one, or the H100 stand-in, when None). Without K: the most any K
+        could need."""
+        dt = as_dtype(dtype)
+        if K is None:
+            splits = min(self.MAX_SPLITS, self.MAX_WORKSPACE_BYTES // max(1, M * N * dt.itemsize))
+        else:
+            splits = self.k_splits(M, N, K, device_limits(device).sm_count, dt)
+        return splits * M * N * dt.itemsize if splits > 1 else 0
+
+    def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
+               stream: Any) -> None:
+        """One launch into C, or, when :meth:`k_splits` says so, the slices into a fresh workspace
+        and then the fixed-order reduction into C, both on `stream`."""
+        splits = self.k_splits(M, N, K, device_limits(kernel.device).sm_count, kernel.dtype)
+        blocks = self.output_blocks(M, N)
+        if splits == 1:
+            kernel.launcher((blocks, 1, 1), A.data.ptr, B.data.ptr, C.data.ptr, M, N, K, flags, stream.ptr)
+            return
+        import cupy
+
+        work = cupy.empty((splits, M, N), dtype=C.dtype)
+        kernel.launcher((blocks, 1, splits), A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
+        self.launch_reduce(kernel, work, C, M, N, flags, stream, np.int32(splits))
+
+    def template_constants(self, dt: DType) -> dict[str, int]:
+        return {"VEC": dt.vec, "REDUCE_THREADS": self.REDUCE_THREADS, "OCCUPANCY": self.occupancy(dt)}
+
+    def registers(self, dt: DType) -> int:
+        """About how many registers a thread of this config needs for `dt` (subclasses)."""
+        raise NotImplementedError
+
+    def _skinny_rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
+        threads = self.threads  # type: ignore[attr-defined]
+        yield (threads % 32 == 0 and threads >= 64,
+               f"threads ({threads}) must be a multiple of 32 (whole warps), at least 64")
+        yield self._min_blocks_rule(hi=8)
+        occ = self.occupancy(dt)
+        budget = min(255, limits.regs_per_sm // max(1, threads * occ))
+        need = self.registers(dt)
+        yield (need <= budget,
+               f"{occ} blocks of {threads} threads per SM leave {budget} registers per thread, and this "
+               f"config needs about {need} for {dt}; lower min_blocks, threads or the per-thread work")
+
+
+__all__ = ["Config", "WarpGridConfig", "SkinnyConfig", "SplitReduce", "Rule", "cdiv"]

@@ -4,7 +4,8 @@
 tuning database, then in the databases shipped for this GPU, and otherwise asks
 :func:`tiled_matmul.heuristic.recommend`. With ``TILED_MATMUL_TENSOR_CORES=0`` in the environment,
 `auto` skips tensor-core entries (tensor_core, wgmma) and the heuristic keeps to plain float32
-FMAs. Choices are cached in-process per (device, bucket) and, through :func:`for_shape`, per
+FMAs. Choices are cached in-process per (device, bucket) for database entries and per exact
+shape for the heuristic's picks, and, through :func:`for_shape`, what is built from them per
 exact shape, so after the first call of a shape the dispatch is one dict lookup. Saving to a
 database in this process (:func:`tiled_matmul.tunedb.save_entries`) invalidates both caches;
 call :func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing a file from outside.
@@ -129,26 +130,32 @@ registry.on_change(lambda name: clear_cache())
 
 
 def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -> Choice:
-    """The strategy and params `auto` uses for an M x N x K product (cached per bucket)."""
+    """The strategy and params `auto` uses for an M x N x K product (cached per bucket for
+    database entries, per shape for the heuristic's picks)."""
     if tunedb.generation != _seen_generation:
         clear_cache()
     dt = as_dtype(dtype)
     dev = device_id(device)
     key = bucket(M, N, K, dt)
     ck = (dev, key, tensor_cores_allowed())
-    hit = _choices.get(ck)
+    # A database entry serves its whole bucket; the heuristic's pick is cached per exact shape,
+    # because it is a function of the shape whose thresholds (M or N <= 8 for the GEMV rungs) sit
+    # inside the smallest bucket (16).
+    sk = (*ck, M, N, K)
+    hit = _choices.get(ck) or _choices.get(sk)
     if hit is not None:
         return hit
     found = lookup_entry(M, N, K, dt, dev)
     if found is not None:
         source, entry = found
-        choice = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
-    else:
-        hopper = str(dev.cc) == "90"
-        name, params = recommend(M, N, K, dt, sms=_sm_count(device),
-                                 tensor_cores=tensor_cores_allowed(), wgmma=hopper, dmma=hopper)
-        choice = Choice(name, dict(params or {}), "heuristic", key)
-    _choices[ck] = choice
+        choice = _choices[ck] = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
+        return choice
+    hopper = str(dev.cc) == "90"
+    name, params = recommend(M, N, K, dt, sms=_sm_count(device),
+                             tensor_cores=tensor_cores_allowed(), wgmma=hopper, dmma=hopper)
+    if len(_choices) >= _MAX_SHAPES:
+        _choices.clear()
+    choice = _choices[sk] = Choice(name, dict(params or {}), "heuristic", key)
     return choice
 
 

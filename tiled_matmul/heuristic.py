@@ -5,6 +5,11 @@ A function of its arguments and the GPU's SM count (no I/O). The rules follow H1
 cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_blocked's default
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
+* skinny products, float32 and float64 alike, go to the memory-bound GEMV rungs: M <= 8 < N to
+  gemv_xb (x·B: B streamed once per chunk of mt rows, mt the power of two from M), N <= 8 to
+  gemv_ax (A·x: A streamed once per chunk of nt columns), when the streamed operand holds at
+  least 2^18 elements (smaller ones are set by the launch, not the bytes). Thresholds to tune on
+  the H100 (they may move up to 16-64).
 * float64 on an sm_90 GPU (``dmma=True``): dmma (FP64 tensor cores) from one wave of its
   default 128 x 128 tiles (warp_tiled's default there on other GPUs: FP64 FMAs, 1 block/SM for
   doubles); below that the FFMA rules below (split_k for long K, which a 64 x 64 output needs most).
@@ -44,6 +49,9 @@ _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
 #: wgmma block heights for big shapes, their speed relative to 128 rows on whole waves (H100,
 #: 4097^3: 1.33x, 1.27x, 1.20x cuBLAS), and the params that select them
 _WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112, stages=4)), 96: (0.93, dict(bm=96, stages=4))}
+#: dmma's pick from one wave of 128 x 128 tiles: 128 x 64 tiles, 2 blocks per SM (H100, x cuBLAS
+#: DGEMM: 0.76 / 0.76 / 0.79 at 2048^3 / 4096^3 / 8192^3, against 0.64 / 0.57 / 0.74 for 128 x 128)
+_DMMA = dict(bn=64, min_blocks=2)
 _WG_MID = dict(bm=64, bn=128, stages=6)
 _WG_NARROW = dict(bm=64, bn=64, stages=4, min_blocks=2)
 #: wgmma_split_k's tiles, bigger first (ties go to the bigger one: fewer slices, less traffic per
@@ -55,6 +63,25 @@ _WG_SPLIT_TILES = (
 )
 #: shortest K that wgmma_split_k takes: two slices of 256
 WG_SPLIT_MIN_K = 512
+
+
+#: the GEMV rungs take products whose M (gemv_xb) or N (gemv_ax) is at most this
+GEMV_MAX = 8
+#: ... and whose streamed operand (B for gemv_xb, A for gemv_ax) has at least this many elements
+GEMV_MIN_STREAM = 2**18
+#: params by M rounded up to a power of two (gemv_xb), by N (gemv_ax): one chunk covers the rows
+#: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM
+_XB = {1: dict(mt=1), 2: dict(mt=2), 4: {}, 8: dict(mt=8, unroll=4)}
+_AX = {1: dict(nt=1, rows=4, unroll=4), 2: dict(nt=2), 4: {}, 8: dict(nt=8, rows=4, unroll=1)}
+
+
+def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
+    """The GEMV rung and params for a skinny shape, or None."""
+    if M <= GEMV_MAX < N and N * K >= GEMV_MIN_STREAM:
+        return "gemv_xb", dict(_XB[1 << (M - 1).bit_length()])
+    if N <= GEMV_MAX and M * K >= GEMV_MIN_STREAM:
+        return "gemv_ax", dict(_AX[1 << (N - 1).bit_length()])
+    return None
 
 
 def _wave_fill(M: int, N: int, bm: int, bn: int, sms: int) -> float:
@@ -109,7 +136,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(4096, 4096, 4096, tensor_cores=False)
     ('register_blocked', {})
     >>> recommend(2048, 2048, 2048, "float64")
-    ('dmma', {})
+    ('dmma', {'bn': 64, 'min_blocks': 2})
     >>> recommend(8192, 8192, 8192, "float64", dmma=False)
     ('warp_tiled', {})
     >>> recommend(1024, 1024, 1024, "float64")[0]  # below one wave of dmma tiles: FFMA rules
@@ -120,13 +147,26 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     ('wgmma_split_k', {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 2})
     >>> recommend(256, 256, 65536, wgmma=False)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
+    >>> recommend(1, 8192, 8192)
+    ('gemv_xb', {'mt': 1})
+    >>> recommend(3, 4096, 14336, dtype="float64")
+    ('gemv_xb', {})
+    >>> recommend(8192, 1, 8192)
+    ('gemv_ax', {'nt': 1, 'rows': 4, 'unroll': 4})
+    >>> recommend(8192, 7, 8192, dtype="float64")
+    ('gemv_ax', {'nt': 8, 'rows': 4, 'unroll': 1})
+    >>> recommend(1, 64, 64)  # 4096 elements of B: launch-bound, not a GEMV case
+    ('warp_tiled', {'bm': 64, 'bn': 64, 'bk': 16, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 3, 'group_m': 8, 'min_blocks': 4})
     """
+    gemv = _gemv(M, N, K)
+    if gemv is not None:
+        return gemv
     if sms is None:
         sms = device_limits().sm_count
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
     f64 = as_dtype(dtype).itemsize == 8
     if f64 and big_tiles >= sms:
-        return ("dmma", {}) if dmma else ("warp_tiled", {})
+        return ("dmma", dict(_DMMA)) if dmma else ("warp_tiled", {})
     if tensor_cores and wgmma and not f64:
         if big_tiles >= sms:
             rows = max(_WG_ROWS, key=lambda bm: _WG_ROWS[bm][0] * _wave_fill(M, N, bm, 128, sms))

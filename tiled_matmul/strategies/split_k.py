@@ -44,7 +44,9 @@ class SplitKConfig(SplitReduce, WarpTiledConfig):
         steps = self.split_k * cdiv(self.k_slice(K), self.bk) if K else 0
         return tiles * steps * self.bm * self.bk, tiles * steps * self.bk * self.bn
 
-    def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32) -> int:
+    def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32, K: "int | None" = None,
+                        device: Any = None) -> int:
+        """Bytes of the [split_k, M, N] workspace (K and device do not change it)."""
         return self.split_k * M * N * as_dtype(dtype).itemsize
 
     def launch(self, kernel, A, B, C, M: int, N: int, K: int, flags: int, stream) -> None:

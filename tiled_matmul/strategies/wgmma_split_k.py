@@ -63,8 +63,10 @@ class WgmmaSplitKConfig(SplitReduce, WgmmaConfig):
         steps = sum(cdiv(min(K, (z + 1) * per) - min(K, z * per), self.BK) for z in range(slices))
         return tiles * steps * self.bm * self.BK, tiles * steps * self.BK * self.bn
 
-    def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32) -> int:
-        """Bytes of the [slices, M, N] workspace one launch allocates (0 when it runs unsplit)."""
+    def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32, K: "int | None" = None,
+                        device: Any = None) -> int:
+        """Bytes of the [slices, M, N] workspace one launch allocates (0 when it runs unsplit;
+        K and device do not change it)."""
         slices = self.slices(M, N, dtype)
         return slices * M * N * as_dtype(dtype).itemsize if slices > 1 else 0
 

@@ -1,0 +1,326 @@
+"""CPU checks of the GEMV rungs (gemv_xb, gemv_ax): rules, K-slice choice, traffic, rendering,
+nvcc, the shared reduce partial, the heuristic and `auto`'s dispatch of skinny shapes."""
+
+from __future__ import annotations
+
+import doctest
+import hashlib
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import dispatch, heuristic
+from tiled_matmul.analysis import explain
+from tiled_matmul.configs import SkinnyConfig, cdiv
+from tiled_matmul.device import H100_LIMITS
+from tiled_matmul.dtypes import FLOAT32, FLOAT64, as_dtype
+from tiled_matmul.heuristic import recommend
+from tiled_matmul.render import kernel_name, render
+from tiled_matmul.strategies.gemv_ax import GemvAxConfig
+from tiled_matmul.strategies.gemv_xb import GemvXbConfig
+
+from .conftest import HAS_NVCC
+
+GEMV = ("gemv_xb", "gemv_ax")
+CASES = [(n, c, dt) for n in GEMV for c in tm.STRATEGIES[n].configs for dt in ("float32", "float64")]
+IDS = [f"{n}-{c.tag()}-{dt}" for n, c, dt in CASES]
+
+
+@pytest.mark.parametrize("name", GEMV)
+def test_registered_tunable_and_sized(name):
+    entry = tm.STRATEGIES[name]
+    assert entry.tunable and entry.supports("float32") and entry.supports("float64")
+    assert 4 <= len(entry.search_space) <= 8
+    for cfg in entry.configs:
+        cfg.validate(H100_LIMITS, "float32")
+        cfg.validate(H100_LIMITS, "float64")
+
+
+@pytest.mark.parametrize(
+    "cfg,dtype,needle",
+    [
+        (GemvXbConfig(threads=100), "float32", "threads (100) must be a multiple of 32"),
+        (GemvXbConfig(threads=32), "float32", "at least 64"),
+        (GemvXbConfig(mt=17), "float32", "mt (17) must be between 1 and 16"),
+        (GemvXbConfig(unroll=17), "float32", "unroll (17) must be between 1 and 16"),
+        (GemvXbConfig(min_blocks=9), "float32", "min_blocks (9) must be between 1 and 8"),
+        (GemvXbConfig(mt=8, unroll=8), "float32", "2 blocks of 256 threads per SM leave 128 registers per thread"),
+        (GemvXbConfig(mt=16, unroll=8, min_blocks=1), "float64", "needs about 488 for float64"),
+        (GemvXbConfig(threads=1024, min_blocks=2), "float32", "leave 32 registers per thread"),
+        (GemvAxConfig(nt=33), "float32", "nt (33) must be between 1 and 32"),
+        (GemvAxConfig(rows=17), "float32", "rows (17) must be between 1 and 16"),
+        (GemvAxConfig(unroll=17), "float32", "unroll (17) must be between 1 and 16"),
+        (GemvAxConfig(nt=16, rows=8, unroll=4), "float32", "registers per thread"),
+        (GemvAxConfig(nt=32, unroll=16, rows=1, min_blocks=1), "float64", "shared memory = 1049600 B for float64 must be <= 232448 B"),
+        (GemvAxConfig(threads=80), "float32", "threads (80) must be a multiple of 32"),
+    ],
+)
+def test_rules_name_the_broken_constraint(cfg, dtype, needle):
+    with pytest.raises(ValueError) as err:
+        cfg.validate(H100_LIMITS, dtype)
+    msg = str(err.value)
+    assert needle in msg, msg
+    assert "A valid config is" in msg and type(cfg)().default_hint() in msg
+
+
+def test_float64_halves_the_promised_occupancy():
+    cfg = GemvXbConfig(min_blocks=4)
+    assert cfg.occupancy(FLOAT32) == 4 and cfg.occupancy(FLOAT64) == 2
+    assert GemvXbConfig(min_blocks=1).occupancy(FLOAT64) == 1
+    src32, src64 = tm.source("gemv_xb"), tm.source("gemv_xb", dtype="float64")
+    assert "constexpr int OCCUPANCY = 2;" in src32 and "constexpr int OCCUPANCY = 1;" in src64
+    assert "__launch_bounds__(THREADS, OCCUPANCY)" in src32
+
+
+def test_geometry():
+    xb = GemvXbConfig()  # 256 threads x 4 columns, 4 rows
+    assert xb.block() == (256, 1, 1) and xb.tile_mn == (4, 1024) and xb.tile_k == 8
+    assert xb.grid(1, 8192) == (8, 1, 1)
+    assert xb.grid(10, 8193) == (cdiv(10, 4) * 9, 1, 1)
+    assert xb.grid(46341, 46344) == (cdiv(46341, 4) * cdiv(46344, 1024), 1, 1)  # 1-D: no grid-y limit
+    ax = GemvAxConfig()  # 8 warps x 2 rows, 4 columns, 256 elements of K per step
+    assert ax.block() == (256, 1, 1) and ax.tile_mn == (16, 4) and ax.tile_k == 256
+    assert ax.grid(8192, 1) == (512, 1, 1)
+    assert ax.grid(1000, 9) == (cdiv(1000, 16) * 3, 1, 1)
+    assert ax.grid(3, 46344) == (cdiv(46344, 4), 1, 1)
+    # the transposed B tile: 2 buffers x nt rows of (KS + PAD); PAD spreads 32 stores over the banks
+    assert ax.pad(FLOAT32) == 8 and ax.pad(FLOAT64) == 4
+    assert GemvAxConfig(nt=8).pad(FLOAT32) == 4 and GemvAxConfig(nt=1).pad(FLOAT32) == 32
+    assert ax.smem_bytes("float32") == 2 * 4 * (256 + 8) * 4
+    assert ax.smem_bytes("float64") == 2 * 4 * (256 + 4) * 8 and ax.DYNAMIC_SMEM
+
+
+@pytest.mark.parametrize(
+    "cfg,shape,reads",
+    [
+        # gemv_xb: B once per chunk of mt rows; A once per column block (L1 broadcasts)
+        (GemvXbConfig(mt=1), (1, 8192, 8192), (8 * 8192, 8192 * 8192)),
+        (GemvXbConfig(mt=4), (10, 3000, 77), (3 * 10 * 77, 3 * 77 * 3000)),
+        (GemvXbConfig(mt=4, threads=128), (16, 512, 100), (1 * 16 * 100, 4 * 100 * 512)),
+        # gemv_ax: A once per chunk of nt columns; B once per row block (staged in shared memory)
+        (GemvAxConfig(nt=1, rows=4, unroll=4), (8192, 1, 8192), (8192 * 8192, 256 * 8192)),
+        (GemvAxConfig(nt=4), (1000, 9, 333), (3 * 1000 * 333, 63 * 333 * 9)),
+    ],
+)
+def test_global_reads(cfg, shape, reads):
+    assert cfg.global_reads(*shape) == reads
+    assert cfg.streamed(*shape) == (reads[1] if isinstance(cfg, GemvXbConfig) else reads[0])
+
+
+def test_explain_traffic_of_a_gemv():
+    # 1 x 8192 x 8192 float32, mt=1: B (256 MiB) read once, x (32 KiB) once per column block (8)
+    m = explain("gemv_xb", (1, 8192, 8192), device=H100_LIMITS, registers=64, measure=False, mt=1)
+    assert m["b_read_bytes"] == 8192 * 8192 * 4 and m["a_read_bytes"] == 8 * 8192 * 4
+    assert m["grid"] == [8, 1, 1]  # one slice of K; the launch adds blockIdx.z slices
+    # 32 slices on 132 SMs (see test_k_splits) -> a [32, 1, 8192] float32 workspace
+    assert m["workspace_bytes"] == 32 * 8192 * 4
+    ax = explain("gemv_ax", (8192, 1, 8192), device=H100_LIMITS, registers=64, measure=False,
+                 nt=1, rows=4, unroll=4)
+    assert ax["workspace_bytes"] == 0  # 256 row blocks already fill 132 SMs x 2
+
+
+@pytest.mark.parametrize(
+    "cfg,shape,dtype,sms,splits",
+    [
+        # 8 column blocks; one wave is 132 * 2 blocks -> 33 slices of K, rounded to 256-row slices -> 32
+        (GemvXbConfig(mt=1), (1, 8192, 8192), "float32", 132, 32),
+        (GemvXbConfig(mt=1), (1, 8192, 8192), "float64", 132, 17),  # 1 block per SM for float64
+        (GemvXbConfig(mt=1), (1, 8192, 8192), "float32", 108, 27),  # an A100's SMs: 216 / 8 -> 27
+        (GemvXbConfig(mt=1), (1, 8192, 8192), "float32", 16, 4),
+        (GemvXbConfig(mt=1), (1, 4096, 14336), "float32", 132, 64),  # 66 wanted, MAX_SPLITS binds
+        (GemvXbConfig(mt=1), (1, 8192, 1000), "float32", 132, 32),  # 32-row slices (multiples of 8)
+        (GemvXbConfig(mt=1), (1, 8192, 20), "float32", 132, 1),  # a workspace row per 16 of B at most
+        (GemvXbConfig(mt=1), (1, 65536, 8192), "float32", 132, 4),
+        (GemvXbConfig(mt=4), (1000, 8192, 8192), "float32", 132, 1),  # 2000 blocks: no split
+        (GemvXbConfig(mt=4), (4, 1024, 128), "float32", 132, 2),  # workspace traffic <= 1/8 of B's
+        # 1000 SMs want 63 slices of 32 blocks; a 16 x 32768 float32 output is 2 MiB: 64 MiB holds 32
+        (GemvXbConfig(mt=16, unroll=4, min_blocks=2), (16, 32768, 2**20), "float32", 1000, 32),
+        (GemvAxConfig(nt=1, rows=4, unroll=4), (8192, 1, 8192), "float32", 132, 1),  # 256 >= 2/3 of 264
+        (GemvAxConfig(nt=1, rows=4, unroll=4), (4096, 1, 4096), "float32", 132, 2),
+        (GemvAxConfig(nt=1, rows=4, unroll=4), (4096, 1, 4096), "float64", 132, 1),
+        (GemvAxConfig(nt=1, rows=4, unroll=4), (256, 1, 65536), "float32", 132, 32),
+        (GemvAxConfig(nt=1, rows=4, unroll=4), (1, 1, 10**6), "float32", 132, 64),
+        (GemvAxConfig(), (7, 3, 1000), "float32", 132, 4),  # 1000 / 256-element steps: at most 4 slices
+        (GemvAxConfig(), (7, 3, 1), "float32", 132, 1),
+    ],
+)
+def test_k_splits(cfg, shape, dtype, sms, splits):
+    M, N, K = shape
+    got = cfg.k_splits(M, N, K, sms, dtype)
+    assert got == splits
+    assert got == cfg.k_splits(M, N, K, sms, dtype)  # a pure function: same shape and GPU, same S
+
+
+SPLIT_SHAPES = [(1, 8192, 8192), (3, 1000, 65536), (8, 8192, 1000), (1, 7, 129), (2, 33, 7), (16, 100, 1),
+                (8192, 1, 8192), (1000, 3, 65536), (33, 8, 129), (5, 2, 1000), (1, 1, 1), (7, 1, 2**31 - 1)]
+
+
+@pytest.mark.parametrize("name", GEMV)
+@pytest.mark.parametrize("sms", [1, 16, 108, 132, 1000])
+def test_k_splits_respect_caps_and_cover_k(name, sms):
+    for cfg in tm.STRATEGIES[name].configs:
+        for M, N, K in SPLIT_SHAPES:
+            for dt in (FLOAT32, FLOAT64):
+                s = cfg.k_splits(M, N, K, sms, dt)
+                assert 1 <= s <= SkinnyConfig.MAX_SPLITS
+                if s == 1:
+                    assert cfg.workspace_bytes(M, N, dt, K=K, device=_limits(sms)) == 0
+                    continue
+                assert s * M * N * dt.itemsize <= SkinnyConfig.MAX_WORKSPACE_BYTES
+                assert 2 * s * M * N * SkinnyConfig.WORKSPACE_SHARE <= cfg.streamed(M, N, K)
+                assert cfg.workspace_bytes(M, N, dt, K=K, device=_limits(sms)) == s * M * N * dt.itemsize
+                # slices are whole steps; the kernel's own formula (from gridDim.z = s) gives
+                # slices that cover K, none of them empty
+                depth = cfg.k_slice(K, s)
+                assert depth % cfg.tile_k == 0
+                assert (s - 1) * depth < K <= s * depth
+
+
+def _limits(sms):
+    import dataclasses
+
+    return dataclasses.replace(H100_LIMITS, sm_count=sms)
+
+
+def test_workspace_bound_without_k():
+    # the most any K could need: MAX_SPLITS slices, or what fits in MAX_WORKSPACE_BYTES
+    assert GemvXbConfig().workspace_bytes(1, 8192) == 64 * 8192 * 4
+    assert GemvXbConfig().workspace_bytes(16, 2**16) == 16 * (16 * 2**16 * 4)  # 16 slices of 4 MiB
+    assert GemvXbConfig().workspace_bytes(16, 2**20) == 0  # one slice is 64 MiB: never split
+
+
+@pytest.mark.parametrize("name,cfg,dtype", CASES, ids=IDS)
+def test_renders_both_kernels_and_paths(name, cfg, dtype):
+    src = render(tm.STRATEGIES[name], cfg, dtype)
+    kernel = kernel_name(name, cfg, dtype)
+    assert f"{kernel}(" in src and f"{cfg.reduce_symbol(kernel)}(" in src
+    assert "int flags, int splits)" in src  # the reduce kernel takes the slice count at run time
+    assert "ld.global.nc.L1::no_allocate" in src and "(size_t)" in src
+    assert "<true>(" in src and "<false>(" in src  # 16-byte and element paths
+    assert f"constexpr int REDUCE_THREADS = {cfg.REDUCE_THREADS};" in src
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("name,cfg,dtype", CASES, ids=IDS)
+def test_every_config_and_dtype_compiles_without_spills(name, cfg, dtype):
+    """test_nvcc compiles every config in float32 and the default in float64; these rungs promise
+    a float64 occupancy of their own, so every config is compiled in both."""
+    from tiled_matmul.ptxas import ptxas_report
+
+    rep = ptxas_report(name, cfg, dtype)
+    assert cfg.tag() in rep.log and rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    budget = H100_LIMITS.regs_per_sm // (cfg.threads * cfg.occupancy(as_dtype(dtype)))
+    assert rep.registers <= budget, (rep.registers, budget)
+    assert "Compiling entry function 'reduce_" in rep.log
+
+
+# -- the reduce partial: 07_split_k renders exactly what it did before it moved into _reduce.cuh.j2 --
+#: sha256 of the rendered source of every split_k config, from the template before the move
+SPLIT_K_SOURCES = {
+    ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float32"):
+        "ce943b1abb8b864bbd3e7169023c10c453055d4c40293bc3e78f218b7f2ef7c5",
+    ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float64"):
+        "33ea6c96d8362c62446bf5530772df7041b590ccb10518b798afd3bb97fbc52b",
+    ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float32"):
+        "2dec4b47a1cb69473dafe3aab070c683313aee82f0d01cacf25a97a9c68de8d8",
+    ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float64"):
+        "11a6788a315d04c9fc39f088de55bcc2193a93059619a59b85151e98045103f8",
+    ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float32"):
+        "0c213eb2150e1e6ee1757dcc304c5d0ad43ccdd030e9e6557c28e02229ad4c4e",
+    ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float64"):
+        "a2037816c369fb3cc685389480ed286a225e56a609ef4586933b37d2d347befa",
+    ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float32"):
+        "ac66a11ce7aaf26bf4f7c70604ff4b833705a9ec05ccc2e0bedad51215303cd9",
+    ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float64"):
+        "129a51565239f8c1bbc9f904ae72ebbdefd0076a7195136838215e529f774395",
+    ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float32"):
+        "80367234b9897219e4df40c93e5d8ab3e9a513cf1ac8afcaeb52769bd27d67b4",
+    ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float64"):
+        "a8ab52df54098cda3bf935f25efec7041ad0a0620157de292e7804892d795a97",
+    ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float32"):
+        "2abfdb3080c87fdecd4237147c728a15828546aa6ee510afc0ac5f68e68ec832",
+    ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float64"):
+        "2a19c3f2c0aca0c7fbeceea13f607de6b9cc6d9cd787475a4ca045870278aaad",
+}
+
+
+def test_split_k_source_unchanged_by_the_reduce_partial():
+    """The hashes pin 07's rendered source as it was when its reduce kernel was written inline;
+    a deliberate change to 06/07 updates them (and should be checked for the same PTX)."""
+    entry = tm.STRATEGIES["split_k"]
+    seen = {}
+    for cfg in entry.configs:
+        for dt in ("float32", "float64"):
+            seen[(cfg.tag(), dt)] = hashlib.sha256(render(entry, cfg, dt).encode()).hexdigest()
+    assert seen == SPLIT_K_SOURCES
+
+
+def test_reduce_partial_is_shared():
+    from tiled_matmul.render import templates_dir
+
+    for template in ("07_split_k.cu.j2", "10_gemv_xb.cu.j2", "11_gemv_ax.cu.j2"):
+        text = (templates_dir() / template).read_text()
+        assert 'import split_reduce with context' in text and "{{ split_reduce(" in text, template
+        assert "REDUCE_THREADS = " not in text, template  # the constant comes with the partial
+
+
+# -- the heuristic and auto --------------------------------------------------------------------
+def test_heuristic_doctests():
+    result = doctest.testmod(heuristic, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "shape,strategy,params",
+    [
+        ((1, 8192, 8192), "gemv_xb", {"mt": 1}),
+        ((2, 4096, 4096), "gemv_xb", {"mt": 2}),
+        ((3, 8192, 8192), "gemv_xb", {}),
+        ((4, 8192, 8192), "gemv_xb", {}),
+        ((7, 8192, 8192), "gemv_xb", {"mt": 8, "unroll": 4}),
+        ((8, 1000, 65536), "gemv_xb", {"mt": 8, "unroll": 4}),
+        ((8192, 1, 8192), "gemv_ax", {"nt": 1, "rows": 4, "unroll": 4}),
+        ((8192, 2, 8192), "gemv_ax", {"nt": 2}),
+        ((14336, 3, 4096), "gemv_ax", {}),
+        ((8192, 8, 8192), "gemv_ax", {"nt": 8, "rows": 4, "unroll": 1}),
+        ((4, 4, 2**20), "gemv_ax", {}),  # both thin: whole warps along K of A, B staged once
+        ((1, 1, 2**18), "gemv_ax", {"nt": 1, "rows": 4, "unroll": 4}),
+    ],
+)
+def test_heuristic_sends_skinny_shapes_to_the_gemv_rungs(shape, strategy, params, dtype):
+    got = recommend(*shape, dtype=dtype)
+    assert got == (strategy, params)
+    assert recommend(*shape, dtype=dtype, tensor_cores=False, wgmma=False) == got
+    tm.STRATEGIES[strategy].make_config(**params).validate(H100_LIMITS, dtype)
+
+
+@pytest.mark.parametrize("shape", [(9, 8192, 8192), (16, 8192, 8192), (8192, 9, 8192), (1, 64, 64), (64, 1, 64),
+                                   (1, 512, 511)])
+def test_heuristic_leaves_other_shapes_alone(shape):
+    assert recommend(*shape)[0] not in GEMV
+    assert recommend(*shape, dtype="float64")[0] not in GEMV
+
+
+def test_auto_picks_per_shape_inside_one_bucket(fresh_tunedb, monkeypatch):
+    """M = 1 and M = 12 share the bucket 16 x 8192 x 8192; without a database entry for it, each
+    gets the heuristic's pick for its own shape, whichever comes first."""
+    from tiled_matmul import tunedb
+
+    monkeypatch.setattr(tunedb, "shipped_db_paths", lambda: [])
+    dev = tunedb.device_id()
+    assert tunedb.bucket(1, 8192, 8192) == tunedb.bucket(12, 8192, 8192)
+    big = dispatch.choose(12, 8192, 8192, device=dev)
+    small = dispatch.choose(1, 8192, 8192, device=dev)
+    assert (small.strategy, small.params, small.source) == ("gemv_xb", {"mt": 1}, "heuristic")
+    assert big.strategy != "gemv_xb" and big == dispatch.choose(12, 8192, 8192, device=dev)
+    dispatch.clear_cache()
+    assert dispatch.choose(1, 8192, 8192, device=dev).strategy == "gemv_xb"
+    assert dispatch.choose(12, 8192, 8192, device=dev).strategy == big.strategy
+    # a database entry still serves its whole bucket
+    tunedb.save_entries({tunedb.bucket(1, 8192, 8192): {"strategy": "gemv_xb", "params": {"mt": 4}}}, dev)
+    for M in (1, 12):
+        c = dispatch.choose(M, 8192, 8192, device=dev)
+        assert (c.strategy, c.params, c.source) == ("gemv_xb", {"mt": 4}, "user-db")

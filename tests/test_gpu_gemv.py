@@ -1,0 +1,182 @@
+"""GPU checks of the GEMV rungs, gemv_xb (small M) and gemv_ax (small N) (marked `gpu`).
+
+Every config of both rungs, both dtypes, on skinny shapes with ragged sizes (including ones whose
+K is split at launch into a workspace and reduced), unaligned operands, split-K determinism, and
+NaN/Inf propagation against cupy.matmul.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul.device import device_limits
+
+from .conftest import poisoned
+
+pytestmark = pytest.mark.gpu
+
+GEMV = ("gemv_xb", "gemv_ax")
+DTYPES = (np.float32, np.float64)
+#: the thin side (M for gemv_xb, N for gemv_ax), K, and the wide side
+THIN = (1, 2, 7, 8, 16, 33)
+DEPTH = (1, 7, 129, 1000, 65536)
+WIDE = (1, 3, 1000, 8192)
+
+
+def _uniform(gen, rows, cols, dtype):
+    """Device values in [-1, 1), drawn on the GPU (the largest operands here have 2^29 elements)."""
+    return (gen.random((rows, cols), dtype=np.float64) * 2 - 1).astype(dtype)
+
+
+def _shape(name, thin, K, wide):
+    return (thin, wide, K) if name == "gemv_xb" else (wide, thin, K)
+
+
+def _splits(name, cfg, M, N, K, dtype):
+    return cfg.k_splits(M, N, K, device_limits().sm_count, dtype)
+
+
+@pytest.mark.parametrize("name", GEMV)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("K", DEPTH)
+def test_every_config_on_skinny_shapes(name, dtype, K):
+    """All THIN x WIDE shapes at this K, every config of the rung on the same inputs, into a
+    NaN-poisoned output, checked against a float64 reference."""
+    import cupy as cp
+
+    gen = cp.random.default_rng(K)
+    kernels = [tm.kernel(name, **cfg.params()) for cfg in tm.STRATEGIES[name].configs]
+    split_seen = False
+    for thin in THIN:
+        for wide in WIDE:
+            M, N, K_ = _shape(name, thin, K, wide)
+            a, b = _uniform(gen, M, K_, dtype), _uniform(gen, K_, N, dtype)
+            for k in kernels:
+                out = poisoned((M, N), dtype)
+                assert k(a, b, out=out) is out
+                report = tm.check(out, a, b)
+                assert report.passed, (name, k.config.params(), (M, N, K_), report)
+                split_seen |= _splits(name, k.config, M, N, K_, np.dtype(dtype).name) > 1
+            del a, b
+    if K >= 1000:
+        assert split_seen, "no shape at this K took the split-K path"
+
+
+@pytest.mark.parametrize("name", GEMV)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_unaligned_operands(name, dtype):
+    """C-contiguous views that start one element into their buffer: not 16-byte aligned, so the
+    element paths run (the shapes have K and N multiples of 4, so alignment is the only cause),
+    with and without a split of K."""
+    import cupy as cp
+
+    gen = cp.random.default_rng(7)
+
+    def unaligned(rows, cols):
+        buf = cp.empty(rows * cols + 1, dtype=dtype)
+        view = buf[1:].reshape(rows, cols)
+        view[...] = _uniform(gen, rows, cols, dtype)
+        assert view.flags.c_contiguous and view.data.ptr % 16 != 0
+        return view
+
+    # split (per the rung and config) or not: 1x8192x4096 splits on gemv_xb, 256x4x4096 on gemv_ax
+    shapes = [(1, 8192, 4096), (4, 1000, 1000), (8192, 1, 4096), (256, 4, 4096), (1000, 4, 1000), (33, 8, 128)]
+    for cfg in tm.STRATEGIES[name].configs:
+        for M, N, K in shapes:
+            for which in ("a", "b", "out", "all"):
+                a = unaligned(M, K) if which in ("a", "all") else _uniform(gen, M, K, dtype)
+                b = unaligned(K, N) if which in ("b", "all") else _uniform(gen, K, N, dtype)
+                out = unaligned(M, N) if which in ("out", "all") else cp.empty((M, N), dtype=dtype)
+                out.fill(np.nan)
+                tm.matmul(a, b, strategy=name, out=out, **cfg.params())
+                report = tm.check(out, a, b)
+                assert report.passed, (name, cfg.params(), (M, N, K), which, report)
+
+
+DETERMINISM = {"gemv_xb": [(1, 8192, 8192), (3, 1000, 65536), (8, 4096, 1000)],
+               "gemv_ax": [(256, 1, 65536), (100, 3, 65536), (33, 8, 4096)]}
+
+
+@pytest.mark.parametrize("name", GEMV)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_split_k_is_deterministic(name, dtype):
+    """Shapes whose K is split into a workspace: two runs give bit-identical results."""
+    import cupy as cp
+
+    gen = cp.random.default_rng(11)
+    dt = np.dtype(dtype)
+    ints = np.int32 if dt.itemsize == 4 else np.int64
+    for M, N, K in DETERMINISM[name]:
+        a, b = _uniform(gen, M, K, dtype), _uniform(gen, K, N, dtype)
+        for cfg in tm.STRATEGIES[name].configs:
+            assert _splits(name, cfg, M, N, K, dt.name) > 1, (cfg, (M, N, K))
+            k = tm.kernel(name, **cfg.params())
+            c1, c2 = k(a, b), k(a, b)
+            assert bool((c1.view(ints) == c2.view(ints)).all()), (name, cfg.params(), (M, N, K))
+            assert tm.check(c1, a, b).passed
+
+
+@pytest.mark.parametrize("name", GEMV)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_nan_and_inf_propagate_like_cupy_matmul(name, dtype, rng):
+    import cupy as cp
+
+    shapes = {"gemv_xb": [(1, 8192, 8192), (7, 1000, 129), (2, 33, 7), (1, 3, 4096)],
+              "gemv_ax": [(8192, 1, 8192), (1000, 7, 129), (33, 2, 7), (3, 1, 4096)]}[name]
+    for M, N, K in shapes:
+        a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(dtype))
+        b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(dtype))
+        for arr in (a, b):  # NaN, +Inf, -Inf, and a zero next to them (0 * Inf = NaN)
+            flat = arr.ravel()
+            idx = rng.choice(flat.size, size=min(flat.size, 6), replace=False)
+            for j, v in zip(idx, [np.nan, np.inf, -np.inf, np.inf, 0.0, -np.inf]):
+                flat[int(j)] = v
+        a[M // 2, :] = 0.0  # a zero row meets any Inf in B: NaN there
+        a[M // 2, K // 2] = np.inf
+        ref = cp.matmul(a, b)
+        for cfg in tm.STRATEGIES[name].configs:
+            out = poisoned((M, N), dtype)
+            tm.matmul(a, b, strategy=name, out=out, **cfg.params())
+            assert cp.array_equal(cp.isnan(out), cp.isnan(ref)), (cfg.params(), (M, N, K))
+            assert cp.array_equal(cp.isposinf(out), cp.isposinf(ref)), (cfg.params(), (M, N, K))
+            assert cp.array_equal(cp.isneginf(out), cp.isneginf(ref)), (cfg.params(), (M, N, K))
+            fin = cp.isfinite(ref)
+            assert cp.allclose(out[fin], ref[fin], rtol=1e-4, atol=1e-4)
+        assert int(cp.isnan(ref).sum()) > 0
+
+
+@pytest.mark.parametrize("name", GEMV)
+def test_split_launch_on_a_non_default_stream(name):
+    """The workspace, the slices and the reduction all go on the caller's stream."""
+    import cupy as cp
+
+    M, N, K = (1, 8192, 8192) if name == "gemv_xb" else (256, 1, 65536)
+    gen = cp.random.default_rng(3)
+    a, b = _uniform(gen, M, K, np.float32), _uniform(gen, K, N, np.float32)
+    cp.cuda.Device().synchronize()
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        c = tm.matmul(a, b, strategy=name)
+        done = stream.record()
+    done.synchronize()
+    assert tm.check(c, a, b).passed
+
+
+@pytest.mark.parametrize("shape", [(1, 8192, 8192), (4, 4096, 4096), (8192, 1, 8192), (8192, 8, 4096)])
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_auto_runs_the_gemv_rungs_on_skinny_shapes(shape, dtype, fresh_tunedb):
+    import cupy as cp
+
+    from tiled_matmul import dispatch
+
+    M, N, K = shape
+    choice = dispatch.choose(M, N, K, np.dtype(dtype).name)
+    if choice.source == "heuristic":
+        assert choice.strategy == ("gemv_xb" if M < N else "gemv_ax")
+    gen = cp.random.default_rng(5)
+    a, b = _uniform(gen, M, K, dtype), _uniform(gen, K, N, dtype)
+    out = poisoned((M, N), dtype)
+    tm.matmul(a, b, out=out)
+    assert tm.check(out, a, b).passed
