@@ -137,6 +137,9 @@ if GPU:
     a = cupy.random.uniform(-1, 1, (M, K), dtype=cupy.float32)
     b = cupy.random.uniform(-1, 1, (K, N), dtype=cupy.float32)
     for name, entry in tm.STRATEGIES.items():
+        if not entry.supports("float32"):
+            print(f"{name:<17} skipped: computes {', '.join(entry.config_cls.SUPPORTED_DTYPES)} only")
+            continue
         if not entry.runs_on():
             print(f"{name:<17} skipped: needs {entry.config_cls.NVRTC_ARCH}")
             continue
