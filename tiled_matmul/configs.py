@@ -307,11 +307,11 @@ class WarpGridConfig(Config):
 
 
 class SplitReduce:
-    """For configs with a `split_k` field whose kernel writes K slices to a [S, M, N] workspace:
-    the slice count (`splits`, 2..64), REDUCE_THREADS for the template, and the launch of the
-    reduce kernel of ``kernels/_reduce.cuh.j2`` (a companion symbol of the same rendered source),
-    which sums the slices in the fixed order 0..S-1, so the result is bit-identical from run to
-    run. Listed before the config base it extends, so that its methods come first."""
+    """For configs whose kernel can write K slices to a [S, M, N] workspace: the slice depth, the
+    launch of the slices, and the reduce kernel of ``kernels/_reduce.cuh.j2`` (a companion symbol
+    of the same rendered source), which sums the slices in the fixed order 0..S-1, so the result
+    is bit-identical from run to run. Listed before the config base it extends, so that its
+    methods come first."""
 
     #: threads per block of the reduce kernel
     REDUCE_THREADS: ClassVar[int] = 256
@@ -319,17 +319,14 @@ class SplitReduce:
     #: several vectors (grid-stride loop)
     REDUCE_BLOCKS_PER_SM: ClassVar[int] = 16
 
-    @property
-    def splits(self) -> int:
-        return self.split_k  # type: ignore[attr-defined]
-
     def template_constants(self, dt: DType) -> dict[str, int]:
         return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}  # type: ignore[misc]
 
-    def rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
-        yield from super().rules(limits, dt)  # type: ignore[misc]
-        split_k = self.split_k  # type: ignore[attr-defined]
-        yield (2 <= split_k <= 64, f"split_k ({split_k}) must be between 2 and 64")
+    def k_slice(self, K: int, slices: int) -> int:
+        """K depth of each of `slices` slices: a whole multiple of tile_k, as the kernel computes
+        it from gridDim.z (the last slices may be shorter or empty)."""
+        step = self.tile_k  # type: ignore[attr-defined]
+        return cdiv(cdiv(K, slices), step) * step
 
     @staticmethod
     def reduce_symbol(kernel_name: str) -> str:
@@ -347,6 +344,39 @@ class SplitReduce:
         blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), most))
         reduce = kernel.companion(self.reduce_symbol(kernel.name))
         reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags), *extra), stream=stream)
+
+    def launch_slices(self, kernel: Any, grid: tuple[int, int, int], A: Any, B: Any, C: Any, M: int,
+                      N: int, K: int, flags: int, stream: Any, *reduce_args: Any) -> None:
+        """The main kernel on `grid`, whose z is the slice count: straight into C for one slice;
+        else into a fresh [S, M, N] workspace, then the fixed-order reduction into C (its
+        arguments after flags: `reduce_args`), both on `stream`."""
+        slices = grid[2]
+        if slices == 1:
+            kernel.launcher(grid, A.data.ptr, B.data.ptr, C.data.ptr, M, N, K, flags, stream.ptr)
+            return
+        import cupy
+
+        work = cupy.empty((slices, M, N), dtype=C.dtype)
+        kernel.launcher(grid, A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
+        self.launch_reduce(kernel, work, C, M, N, flags, stream, *reduce_args)
+
+
+class SplitKField(SplitReduce):
+    """For configs with a `split_k` field (split_k, wgmma_split_k): the slice count it sets
+    (`splits`) and its rule, 2..64."""
+
+    @property
+    def splits(self) -> int:
+        return self.split_k  # type: ignore[attr-defined]
+
+    def k_slice(self, K: int, slices: "int | None" = None) -> int:
+        """K depth of each slice, for `slices` slices (split_k when None)."""
+        return super().k_slice(K, self.splits if slices is None else slices)
+
+    def rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
+        yield from super().rules(limits, dt)  # type: ignore[misc]
+        split_k = self.split_k  # type: ignore[attr-defined]
+        yield (2 <= split_k <= 64, f"split_k ({split_k}) must be between 2 and 64")
 
 
 @dataclass(frozen=True)
@@ -383,11 +413,6 @@ class SkinnyConfig(SplitReduce, Config):
     def grid(self, M: int, N: int) -> tuple[int, int, int]:
         """1-D, one K slice: what the launch uses when it does not split K."""
         return (self.output_blocks(M, N), 1, 1)
-
-    def k_slice(self, K: int, splits: int) -> int:
-        """K depth of each of `splits` slices: a whole multiple of tile_k, as the kernel computes
-        it from gridDim.z (the last slice may be shorter)."""
-        return cdiv(cdiv(K, splits), self.tile_k) * self.tile_k
 
     def occupancy(self, dt: DType) -> int:
         """Blocks per SM promised to ptxas (``__launch_bounds__``): min_blocks for float32; for
@@ -437,18 +462,11 @@ class SkinnyConfig(SplitReduce, Config):
         """One launch into C, or, when :meth:`k_splits` says so, the slices into a fresh workspace
         and then the fixed-order reduction into C, both on `stream`."""
         splits = self.k_splits(M, N, K, device_limits(kernel.device).sm_count, kernel.dtype)
-        blocks = self.output_blocks(M, N)
-        if splits == 1:
-            kernel.launcher((blocks, 1, 1), A.data.ptr, B.data.ptr, C.data.ptr, M, N, K, flags, stream.ptr)
-            return
-        import cupy
-
-        work = cupy.empty((splits, M, N), dtype=C.dtype)
-        kernel.launcher((blocks, 1, splits), A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
-        self.launch_reduce(kernel, work, C, M, N, flags, stream, np.int32(splits))
+        grid = (self.output_blocks(M, N), 1, splits)
+        self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(splits))
 
     def template_constants(self, dt: DType) -> dict[str, int]:
-        return {"VEC": dt.vec, "REDUCE_THREADS": self.REDUCE_THREADS, "OCCUPANCY": self.occupancy(dt)}
+        return {**super().template_constants(dt), "VEC": dt.vec, "OCCUPANCY": self.occupancy(dt)}
 
     def registers(self, dt: DType) -> int:
         """About how many registers a thread of this config needs for `dt` (subclasses)."""

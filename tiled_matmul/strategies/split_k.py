@@ -5,16 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import numpy as np
-
-from ..configs import SplitReduce, cdiv
+from ..configs import SplitKField, cdiv
 from ..dtypes import FLOAT32, as_dtype
 from ..strategy import Strategy
 from .warp_tiled import WarpTiledConfig
 
 
 @dataclass(frozen=True)
-class SplitKConfig(SplitReduce, WarpTiledConfig):
+class SplitKConfig(SplitKField, WarpTiledConfig):
     """warp_tiled with K cut into `split_k` slices (blockIdx.z), for small M·N with long K.
 
     Each slice writes its partial product to a [split_k, M, N] workspace with plain stores; a
@@ -35,10 +33,6 @@ class SplitKConfig(SplitReduce, WarpTiledConfig):
     min_blocks: int = 4
     split_k: int = 8
 
-    def k_slice(self, K: int) -> int:
-        """K elements per slice (whole multiples of bk; the last slice may be shorter or empty)."""
-        return cdiv(cdiv(K, self.split_k), self.bk) * self.bk
-
     def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
         tiles = cdiv(M, self.bm) * cdiv(N, self.bn)
         steps = self.split_k * cdiv(self.k_slice(K), self.bk) if K else 0
@@ -50,13 +44,9 @@ class SplitKConfig(SplitReduce, WarpTiledConfig):
         return self.split_k * M * N * as_dtype(dtype).itemsize
 
     def launch(self, kernel, A, B, C, M: int, N: int, K: int, flags: int, stream) -> None:
-        """Partial products into a fresh workspace, then the fixed-order reduction into C."""
-        import cupy
-
-        i32 = np.int32
-        work = cupy.empty((self.split_k, M, N), dtype=C.dtype)
-        kernel.launch(self.grid(M, N), (A, B, work, i32(M), i32(N), i32(K), i32(flags)), stream=stream)
-        self.launch_reduce(kernel, work, C, M, N, flags, stream)
+        """Partial products into a fresh workspace, then the fixed-order reduction into C (the
+        reduce kernel reads the slice count from its template constant)."""
+        self.launch_slices(kernel, self.grid(M, N), A, B, C, M, N, K, flags, stream)
 
 
 STRATEGY = Strategy.of(

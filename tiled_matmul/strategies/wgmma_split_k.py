@@ -7,14 +7,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..configs import SplitReduce, cdiv
+from ..configs import SplitKField, cdiv
 from ..dtypes import FLOAT32, as_dtype
 from ..strategy import Strategy
 from .wgmma import WgmmaConfig
 
 
 @dataclass(frozen=True)
-class WgmmaSplitKConfig(SplitReduce, WgmmaConfig):
+class WgmmaSplitKConfig(SplitKField, WgmmaConfig):
     """wgmma with K cut into `split_k` slices (blockIdx.z), for a C too small to fill the GPU
     with wgmma tiles while K is long (64x64x65536, 32x1024x32768, 512^3).
 
@@ -46,11 +46,6 @@ class WgmmaSplitKConfig(SplitReduce, WgmmaConfig):
         n = min(self.split_k, fit)
         return n if n >= 2 else 1
 
-    def k_slice(self, K: int, slices: int) -> int:
-        """K elements per slice (whole multiples of BK; the last slices may be shorter or empty),
-        as the kernel computes it from gridDim.z."""
-        return cdiv(cdiv(K, slices), self.BK) * self.BK
-
     def grid(self, M: int, N: int) -> tuple[int, int, int]:
         """One block per (tile, slice): tiles along x, the slices the launch uses along z."""
         return (cdiv(M, self.bm) * cdiv(N, self.bn), 1, self.slices(M, N))
@@ -74,15 +69,7 @@ class WgmmaSplitKConfig(SplitReduce, WgmmaConfig):
         """Partial products into a fresh workspace, then the fixed-order reduction into C; or,
         where the workspace cap leaves one slice, the main kernel straight into C."""
         grid = self.grid(M, N)
-        slices = grid[2]
-        if slices == 1:
-            kernel.launcher(grid, A.data.ptr, B.data.ptr, C.data.ptr, M, N, K, flags, stream.ptr)
-            return
-        import cupy
-
-        work = cupy.empty((slices, M, N), dtype=C.dtype)
-        kernel.launcher(grid, A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
-        self.launch_reduce(kernel, work, C, M, N, flags, stream, np.int32(slices))
+        self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(grid[2]))
 
 
 STRATEGY = Strategy.of(
