@@ -72,26 +72,32 @@ def test_falls_back_to_heuristic_when_absent(no_shipped):
 
 def test_heuristic_used(no_shipped, monkeypatch):
     calls = []
-    monkeypatch.setattr(dispatch, "recommend", lambda M, N, K, dtype, sms, tensor_cores, wgmma, dmma: calls.append(
-        (M, N, K, dtype, tensor_cores)) or ("register_blocked", {"bk": 16}))
+    monkeypatch.setattr(dispatch, "recommend", lambda M, N, K, dtype, sms, precision, wgmma, dmma: calls.append(
+        (M, N, K, dtype, precision)) or ("register_blocked", {"bk": 16}))
     c = dispatch.choose(300, 200, 100, device=DEV)
     assert (c.strategy, c.params, c.source) == ("register_blocked", {"bk": 16}, "heuristic")
-    assert calls == [(300, 200, 100, "float32", True)]
+    assert calls == [(300, 200, 100, "float32", "auto")]
     dispatch.choose(300, 200, 100, device=DEV)
     assert len(calls) == 1  # cached per bucket
-    monkeypatch.setenv(dispatch.TENSOR_CORES_ENV, "0")  # the opt-out is part of the cache key
-    dispatch.choose(300, 200, 100, device=DEV)
-    assert calls[-1] == (300, 200, 100, "float32", False)
+    dispatch.choose(300, 200, 100, device=DEV, precision="ieee")  # the request is part of the cache key
+    assert calls[-1] == (300, 200, 100, "float32", "ieee")
 
 
-def test_tensor_core_opt_out_skips_db_entries(no_shipped, fresh_tunedb, monkeypatch):
-    tdb.save_entries({tdb.bucket(4096, 4096, 4096): {"strategy": "tensor_core", "params": {"bk": 16}, "ms": 1.0}},
+def test_precision_request_filters_db_entries(no_shipped, fresh_tunedb):
+    """An "auto" entry on the tensor cores serves "auto" and "tf32x3" asks for it by its own key;
+    "ieee" never takes it; below TF32X3_MIN_K "auto" does not either."""
+    tdb.save_entries({tdb.bucket(4096, 4096, 4096): {"strategy": "tensor_core", "params": {"bk": 16}, "ms": 1.0},
+                      tdb.bucket(4096, 4096, 4096, precision="ieee"): {"strategy": "tensor_core", "params": {}, "ms": 1.0},
+                      tdb.bucket(4096, 4096, 256): {"strategy": "wgmma", "params": {}, "ms": 1.0}},
                      dev=DEV)
     dispatch.clear_cache()
     assert dispatch.choose(4096, 4096, 4096, device=DEV).strategy == "tensor_core"
-    monkeypatch.setenv(dispatch.TENSOR_CORES_ENV, "0")
-    c = dispatch.choose(4096, 4096, 4096, device=DEV)
+    c = dispatch.choose(4096, 4096, 4096, device=DEV, precision="ieee")
     assert (c.strategy, c.source) == ("register_blocked", "heuristic")
+    c = dispatch.choose(4096, 4096, 256, device=DEV)  # K < TF32X3_MIN_K: the FFMA rules
+    assert c.source == "heuristic" and not tm.STRATEGIES[c.strategy].config_cls.TENSOR_CORES
+    c = dispatch.choose(4096, 4096, 4096, device=DEV, precision="tf32")
+    assert c.params.get("passes") == 1 and c.source == "heuristic"
 
 
 def _write_shipped(path, entries, dev=DEV, package="0.0.0-any"):
@@ -173,7 +179,7 @@ def test_shipped_db_is_valid():
 @pytest.mark.skipif(tm.gpu_available(), reason="looks up the H100 stand-in identity; this machine has a real GPU")
 def test_shipped_db_answers_suite_shapes():
     assert any(p.name == "tuned_h100.json" for p in tdb.shipped_db_paths())
-    c = dispatch.choose(4096, 4096, 4096, device=DEV)
+    c = dispatch.choose(8192, 8192, 8192, device=DEV)
     assert c.source == "shipped-db"
 
 

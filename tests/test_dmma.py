@@ -208,7 +208,7 @@ def test_heuristic_picks_dmma_for_float64_from_one_wave(shape):
 def test_heuristic_keeps_ffma_rungs_below_one_wave(shape):
     """Below one wave of dmma's tiles float64 keeps to the FFMA rules (split_k for long K)."""
     name, _ = recommend(*shape, dtype="float64", sms=132)
-    assert name == recommend(*shape, sms=132, tensor_cores=False)[0]
+    assert name == recommend(*shape, sms=132, precision="ieee")[0]
     assert name in ("warp_tiled", "split_k")
 
 

@@ -172,8 +172,8 @@ def test_sources_mention_every_technique():
      ((64, 64, 64), "warp_tiled", "warp_tiled", "warp_tiled")],
 )
 def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
-    assert recommend(*shape, tensor_cores=False)[0] == ffma_strategy
-    assert recommend(*shape, tensor_cores=False, wgmma=True)[0] == ffma_strategy
+    assert recommend(*shape, precision="ieee")[0] == ffma_strategy
+    assert recommend(*shape, precision="ieee", wgmma=True)[0] == ffma_strategy
     assert recommend(*shape, wgmma=False)[0] == mma_sync_strategy  # not a Hopper GPU
     for name, params in (recommend(*shape), recommend(*shape, wgmma=False)):
         cfg = tm.STRATEGIES[name].make_config(**params)
@@ -194,7 +194,7 @@ def test_recommend_wgmma_rows_follow_the_last_wave():
     from tiled_matmul.heuristic import _wave_fill
 
     assert recommend(4096, 4096, 4096) == ("wgmma", {})  # 1024 tiles of 128 rows: 7.8 waves
-    assert recommend(3001, 2999, 3007) == ("wgmma", {"bm": 112, "stages": 4})  # 4.4 waves -> 4.9
+    assert recommend(3001, 2999, 3007) == ("wgmma", {"bm": 112})  # 4.4 waves -> 4.9
     assert _wave_fill(3001, 2999, 128, 128, 132) < 0.85 < 0.95 < _wave_fill(3001, 2999, 112, 128, 132)
     assert _wave_fill(4096, 4096, 128, 128, 132) == 4096 * 4096 / (8 * 132 * 128 * 128)
 

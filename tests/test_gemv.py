@@ -293,7 +293,7 @@ def test_heuristic_doctests():
 def test_heuristic_sends_skinny_shapes_to_the_gemv_rungs(shape, strategy, params, dtype):
     got = recommend(*shape, dtype=dtype)
     assert got == (strategy, params)
-    assert recommend(*shape, dtype=dtype, tensor_cores=False, wgmma=False) == got
+    assert recommend(*shape, dtype=dtype, precision="ieee", wgmma=False) == got
     tm.STRATEGIES[strategy].make_config(**params).validate(H100_LIMITS, dtype)
 
 

@@ -16,6 +16,7 @@ from .compile import KernelCompileError, get_kernel
 from .configs import Config
 from .device import DeviceLimits, device_limits, gpu_available
 from .dtypes import DType
+from .precision import get_precision, set_precision
 from .registry import STRATEGIES, register_strategy, unregister_strategy
 from .strategy import Strategy
 from . import bench
@@ -29,5 +30,5 @@ __all__ = [
     "KernelCompileError", "get_kernel", "Config", "DeviceLimits", "device_limits", "gpu_available",
     "STRATEGIES", "Strategy", "register_strategy", "unregister_strategy", "DEFAULT_STRATEGY", "__version__",
     "explain", "bench",
-    "tune", "TuneResult",
+    "tune", "TuneResult", "set_precision", "get_precision",
 ]

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .api import tolerance
+from .numerics import componentwise_error
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class CheckReport:
     nonfinite: int  # elements of C that are NaN/Inf where the reference is finite
     tol: float
     passed: bool
+    comp_err: float = 0.0  # componentwise: max |C - ref64| / (|a|·|b|)
+    cublas_comp_err: float = 0.0  # the same measure for cupy.matmul
 
     def __bool__(self) -> bool:
         return self.passed
@@ -32,7 +35,9 @@ class CheckReport:
 
 
 def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
-    """Compare `c` with a @ b computed in float64 and with cupy.matmul.
+    """Compare `c` with a @ b computed in float64 and with cupy.matmul: normwise error (what
+    `passed` judges, against `tol`) and componentwise error (max |C - ref| / (|a|·|b|) per element;
+    see :mod:`tiled_matmul.numerics`), each beside cuBLAS's.
 
     Accepts cupy or numpy arrays. The default tolerance scales with dtype and K (see
     :func:`tiled_matmul.tolerance`).
@@ -71,4 +76,8 @@ def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
     max_diff_cub = float(cupy.abs(c64 - cub.astype(cupy.float64)).max()) if c.size else 0.0
     nonfinite = int(cupy.count_nonzero(~cupy.isfinite(c64) & cupy.isfinite(ref))) if c.size else 0
     passed = bool(np.isfinite(rel) and rel <= tol and nonfinite == 0)
-    return CheckReport((M, N, K), str(a.dtype), max_abs, rel, cub_rel, max_diff_cub, nonfinite, tol, passed)
+    den = cupy.abs(a.astype(cupy.float64)) @ cupy.abs(b.astype(cupy.float64))
+    comp = componentwise_error(c, a, b, ref, den) if c.size else 0.0
+    cub_comp = componentwise_error(cub, a, b, ref, den) if c.size else 0.0
+    return CheckReport((M, N, K), str(a.dtype), max_abs, rel, cub_rel, max_diff_cub, nonfinite, tol, passed,
+                       comp, cub_comp)

@@ -17,6 +17,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import dispatch, registry
+from . import precision as _precision
 from .compile import CompiledKernel, get_kernel
 from .configs import Config, cdiv
 from .device import device_limits, gpu_available
@@ -185,7 +186,9 @@ class MatmulKernel:
 
 
 class AutoKernel:
-    """What ``kernel("auto")`` returns: picks the tuned kernel for each call's shape.
+    """What ``kernel("auto")`` returns: picks the tuned kernel for each call's shape and precision
+    request (`precision`; None: the process default, :func:`tiled_matmul.get_precision`, read at
+    each call).
 
     The shape is only known at call time, so every call looks its shape up (a dict hit after
     the first call of a shape; see :mod:`tiled_matmul.dispatch`). :meth:`resolve` shows the
@@ -199,32 +202,41 @@ class AutoKernel:
 
     strategy = "auto"
 
+    def __init__(self, precision: "str | None" = None):
+        self.precision = None if precision is None else _precision.check(precision)
+
+        def resolve(M: int, N: int, K: int, dt: DType, device: "int | None") -> MatmulKernel:
+            return _auto_resolve(M, N, K, dt, device, _precision.resolve(self.precision, dt))
+
+        self._resolve: Resolver = resolve
+
     def __repr__(self) -> str:
-        return "AutoKernel('auto')"
+        return "AutoKernel('auto')" if self.precision is None else f"AutoKernel('auto', precision={self.precision!r})"
 
     def resolve(self, M: int, N: int, K: int, dtype: Any = FLOAT32, device: Any = None) -> dispatch.Choice:
-        return dispatch.choose(M, N, K, dtype, device)
+        return dispatch.choose(M, N, K, dtype, device, _precision.resolve(self.precision, dtype))
 
     def kernel_for(self, M: int, N: int, K: int, dtype: Any = FLOAT32, device: "int | None" = None) -> MatmulKernel:
         """The concrete MatmulKernel used for this shape."""
-        return _auto_resolve(M, N, K, as_dtype(dtype), device)
+        dt = as_dtype(dtype)
+        return _auto_resolve(M, N, K, dt, device, _precision.resolve(self.precision, dt))
 
     def source(self, *args, **kwargs):
         raise TypeError("kernel('auto') has no single source: its kernel depends on the shape; "
                         "use kernel('auto').kernel_for(M, N, K).source()")
 
     def __call__(self, a: Any, b: Any, out: Any = None):
-        return _call(_auto_resolve, a, b, out)
+        return _call(self._resolve, a, b, out)
 
 
 def _kernel_of(choice: dispatch.Choice) -> MatmulKernel:
     return kernel(choice.strategy, **choice.params)
 
 
-def _auto_resolve(M: int, N: int, K: int, dt: DType, device: "int | None") -> MatmulKernel:
+def _auto_resolve(M: int, N: int, K: int, dt: DType, device: "int | None", request: str) -> MatmulKernel:
     if device is None:
         device = _current_device()
-    return dispatch.for_shape(M, N, K, dt, device, _kernel_of)
+    return dispatch.for_shape(M, N, K, dt, device, _kernel_of, request)
 
 
 def _current_device() -> int:
@@ -233,6 +245,8 @@ def _current_device() -> int:
 
 
 AUTO = AutoKernel()
+#: precision request -> its AutoKernel
+_AUTOS = {None: AUTO, **{p: AutoKernel(p) for p in _precision.REQUESTS}}
 
 
 @functools.lru_cache(maxsize=1)
@@ -252,7 +266,8 @@ def _kernel_cached(strategy: str, items: tuple) -> MatmulKernel:
     return MatmulKernel(entry.name, cfg)
 
 
-def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> "MatmulKernel | AutoKernel":
+def kernel(strategy: str = DEFAULT_STRATEGY, *, precision: "str | None" = None,
+           **params: int) -> "MatmulKernel | AutoKernel":
     """A reusable :class:`MatmulKernel` for `strategy` with `params` (defaults for the rest).
 
     Raises ValueError for an unknown strategy or a config that breaks a rule, TypeError for an
@@ -260,14 +275,25 @@ def kernel(strategy: str = DEFAULT_STRATEGY, **params: int) -> "MatmulKernel | A
 
     >>> k = kernel("smem_tiled", tile=16)  # doctest: +SKIP
 
+    `precision` ("ieee", "tf32x3", "tf32"; see :mod:`tiled_matmul.precision`) names the mode a
+    named strategy computes in: the tensor-core rungs take "tf32x3" (their default) or "tf32"
+    (``kernel("wgmma", precision="tf32")`` is ``kernel("wgmma", passes=1)``), the FFMA rungs
+    "ieee"; any other is a ValueError naming the strategy's modes. None or "auto" keeps the
+    strategy's own.
+
     ``kernel("auto")`` returns an :class:`AutoKernel` instead: the shape is only known at call
-    time, so it picks the tuned kernel for each call's shape (see :func:`matmul`); it takes no
-    params.
+    time, so it picks the tuned kernel for each call's shape (see :func:`matmul`) under the
+    precision request (None: the process default at each call); it takes no params.
     """
     if strategy == "auto":
         if params:
             raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
-        return AUTO
+        hit = _AUTOS.get(precision) if precision is None or isinstance(precision, str) else None
+        return hit if hit is not None else AutoKernel(precision)  # AutoKernel raises for bad input
+    if precision is not None and _precision.check(precision) != "auto":
+        base = kernel(strategy, **params)
+        cfg = base.config.with_precision(precision)
+        return base if cfg is base.config else kernel(strategy, **cfg.params())
     if not params:  # a named strategy's default config: one dict lookup after the first call
         k = _DEFAULT_KERNELS.get(strategy)
         if k is None:
@@ -294,7 +320,8 @@ def _forget_strategy(name: str) -> None:
 registry.on_change(_forget_strategy)
 
 
-def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **params: int):
+def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, *,
+           precision: "str | None" = None, **params: int):
     """C = a @ b with a hand-written tiled kernel.
 
     `a` (M x K) and `b` (K x N) are 2-D float32 or float64 arrays of one dtype. `strategy` names a
@@ -324,9 +351,15 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, **
     database, then the one shipped for this GPU, else ``tiled_matmul.heuristic.recommend``; cached
     in-process, so repeated shapes cost one dict lookup (see :mod:`tiled_matmul.dispatch`).
 
+    `precision` says how float32 products are computed (:mod:`tiled_matmul.precision`):
+    ``"auto"`` (the process default unless :func:`set_precision` or ``TILED_MATMUL_PRECISION``
+    says otherwise) keeps every element's error within 2x of cuBLAS FP32's; ``"ieee"`` FFMA only;
+    ``"tf32x3"`` the big + small TF32 split; ``"tf32"`` one TF32 pass. float64 takes "auto" or
+    "ieee". With a named strategy it selects that strategy's mode (see :func:`kernel`).
+
     >>> c = matmul(a, b, strategy="smem_tiled", tile=16)  # doctest: +SKIP
     """
-    return kernel(strategy, **params)(a, b, out)
+    return kernel(strategy, precision=precision, **params)(a, b, out)
 
 
 def tolerance(dtype: Any, K: int) -> float:

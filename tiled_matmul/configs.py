@@ -27,6 +27,7 @@ import numpy as np
 
 from .device import DeviceLimits, device_limits
 from .dtypes import DTYPES, FLOAT32, DType, as_dtype
+from .precision import PASSES
 
 #: (holds, rule text) pairs that `rules` yields
 Rule = tuple[bool, str]
@@ -52,9 +53,11 @@ class Config:
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = tuple(DTYPES)
     #: the architecture NVRTC must target ("sm_90a" for wgmma), or None for the device's own
     NVRTC_ARCH: ClassVar["str | None"] = None
-    #: True when the products run on TF32 tensor cores (3xTF32): `auto` skips these strategies
-    #: when TILED_MATMUL_TENSOR_CORES=0
+    #: True when the products run on TF32 tensor cores (tf32x3 or tf32; see
+    #: :mod:`tiled_matmul.precision`), False for IEEE FMA products
     TENSOR_CORES: ClassVar[bool] = False
+    #: the precision modes this strategy computes (:data:`tiled_matmul.precision.MODES`)
+    PRECISIONS: ClassVar[tuple[str, ...]] = ("ieee",)
 
     #: every config class with a STRATEGY, by strategy name (filled by __init_subclass__), so a
     #: rule's message can name the strategies that compute a dtype without importing the registry
@@ -76,6 +79,19 @@ class Config:
 
     def replace(self, **changes: int) -> "Config":
         return dataclasses.replace(self, **changes)
+
+    @property
+    def precision(self) -> str:
+        """The precision mode this config computes in (see :mod:`tiled_matmul.precision`)."""
+        return self.PRECISIONS[0]
+
+    def with_precision(self, mode: str) -> "Config":
+        """This config computing in `mode`: itself, or a copy with the field that selects it;
+        ValueError naming this strategy's modes when it has no such mode."""
+        if mode == self.precision:
+            return self
+        raise ValueError(f"strategy {self.STRATEGY!r} computes precision "
+                         f"{' or '.join(map(repr, self.PRECISIONS))} only; got {mode!r}")
 
     # -- derived values and launch geometry (subclasses override) --------------------------------
     @property
@@ -304,6 +320,29 @@ class WarpGridConfig(Config):
         yield self._splits_rule(f"A tile ({a_vecs} vectors of {vec})", a_vecs, threads)
         yield self._splits_rule(f"B tile ({b_vecs} vectors of {vec})", b_vecs, threads)
         yield self._fits_sm_rule(limits, dt, self.min_blocks)  # type: ignore[attr-defined]
+
+
+class TF32Modes:
+    """For the float32 tensor-core configs (tensor_core, wgmma, wgmma_split_k): their `passes`
+    field picks the precision mode, 3 TF32 MMAs per product (tf32x3: big + small split) or 1
+    (tf32). Listed before the config base it extends, so that its methods come first."""
+
+    TENSOR_CORES: ClassVar[bool] = True
+    PRECISIONS: ClassVar[tuple[str, ...]] = ("tf32x3", "tf32")
+
+    @property
+    def precision(self) -> str:
+        return "tf32" if self.passes == 1 else "tf32x3"  # type: ignore[attr-defined]
+
+    def with_precision(self, mode: str) -> "Config":
+        if mode not in PASSES:
+            raise ValueError(f"strategy {self.STRATEGY!r} computes precision 'tf32x3' or 'tf32' "  # type: ignore[attr-defined]
+                             f"(TF32 tensor cores) only; got {mode!r}")
+        return self.replace(passes=PASSES[mode])  # type: ignore[attr-defined]
+
+    def _passes_rule(self) -> Rule:
+        passes = self.passes  # type: ignore[attr-defined]
+        return (passes in (1, 3), f"passes ({passes}) must be 3 (tf32x3: big + small TF32 split) or 1 (tf32)")
 
 
 class SplitReduce:

@@ -2,9 +2,9 @@
 
 :func:`choose` looks the shape's bucket (:func:`tiled_matmul.tunedb.bucket`) up in the user's
 tuning database, then in the databases shipped for this GPU, and otherwise asks
-:func:`tiled_matmul.heuristic.recommend`. With ``TILED_MATMUL_TENSOR_CORES=0`` in the environment,
-`auto` skips tensor-core entries (tensor_core, wgmma) and the heuristic keeps to plain float32
-FMAs. Choices are cached in-process per (device, bucket) for database entries and per exact
+:func:`tiled_matmul.heuristic.recommend`, for a precision request (:mod:`tiled_matmul.precision`):
+entries and picks are kept to the modes the request allows for the shape (for "auto", tf32x3
+and ieee from K = TF32X3_MIN_K, ieee below). Choices are cached in-process per (device, bucket) for database entries and per exact
 shape for the heuristic's picks, and, through :func:`for_shape`, what is built from them per
 exact shape, so after the first call of a shape the dispatch is one dict lookup. Saving to a
 database in this process (:func:`tiled_matmul.tunedb.save_entries`) invalidates both caches;
@@ -13,7 +13,6 @@ call :func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing a fi
 
 from __future__ import annotations
 
-import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from . import registry, tunedb
 from .device import device_limits
 from .dtypes import DType, as_dtype
 from .heuristic import recommend
+from .precision import modes_for
 from .tunedb import TuneDBWarning, bucket, device_id, entries_for, read_db
 
 T = TypeVar("T")
@@ -64,25 +64,16 @@ def _load_cached(path: Path) -> dict:
     return doc
 
 
-#: set to "0" to keep `auto` off the tensor-core strategies (tensor_core, wgmma: 3xTF32) and on
-#: plain float32 FMAs
-TENSOR_CORES_ENV = "TILED_MATMUL_TENSOR_CORES"
-
-
-def tensor_cores_allowed() -> bool:
-    """Whether `auto` may pick tensor_core or wgmma (read when a shape bucket is first resolved)."""
-    return os.environ.get(TENSOR_CORES_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
-
-
-def _usable(entry: Mapping, where: str, key: str, dt: DType) -> bool:
-    """True when the entry's strategy and params exist in this registry and validate."""
+def _usable(entry: Mapping, where: str, key: str, dt: DType, modes: tuple[str, ...]) -> bool:
+    """True when the entry's strategy and params exist in this registry, validate, and compute
+    in one of `modes`."""
     try:
         strategy = registry.get(entry["strategy"])
         if where == "shipped-db" and not strategy.builtin:
             return False  # a user strategy that happens to share a shipped entry's name
-        if strategy.config_cls.TENSOR_CORES and not tensor_cores_allowed():
-            return False  # the user opted out (TILED_MATMUL_TENSOR_CORES=0): not a broken entry
         cfg = strategy.make_config(**entry.get("params", {}))
+        if cfg.precision not in modes:
+            return False  # tuned for another precision (or for K beyond the request's rule)
         cfg.validate(dtype=dt)
         return True
     except (ValueError, TypeError) as exc:
@@ -93,22 +84,25 @@ def _usable(entry: Mapping, where: str, key: str, dt: DType) -> bool:
         return False
 
 
-def lookup_entry(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -> "tuple[str, dict] | None":
-    """(source, entry) of the database entry for this shape's bucket, user database first."""
+def lookup_entry(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
+                 precision: str = "auto") -> "tuple[str, dict] | None":
+    """(source, entry) of the database entry for this shape's bucket under the precision request
+    `precision`, user database first."""
     dt = as_dtype(dtype)
     dev = device_id(device)
-    key = bucket(M, N, K, dt)
+    key = bucket(M, N, K, dt, precision)
+    modes = modes_for(precision, dt, K)
     entry = entries_for(_load_cached(tunedb.user_db_path()), dev).get(key)
-    if entry is not None and _usable(entry, "user-db", key, dt):
+    if entry is not None and _usable(entry, "user-db", key, dt, modes):
         return "user-db", entry
     for p in tunedb.shipped_db_paths():
         entry = entries_for(_load_cached(p), dev, match_package=False).get(key)
-        if entry is not None and _usable(entry, "shipped-db", key, dt):
+        if entry is not None and _usable(entry, "shipped-db", key, dt, modes):
             return "shipped-db", entry
     return None
 
 
-#: (device, bucket, tensor cores allowed) -> Choice, and (device, dtype, M, N, K) -> what
+#: (device, bucket, modes) -> Choice, and (device, dtype, precision, M, N, K) -> what
 #: :func:`for_shape`'s caller built from the choice
 _choices: dict[tuple, Choice] = {}
 _per_shape: dict[tuple, Any] = {}
@@ -129,15 +123,18 @@ def clear_cache() -> None:
 registry.on_change(lambda name: clear_cache())
 
 
-def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -> Choice:
-    """The strategy and params `auto` uses for an M x N x K product (cached per bucket for
-    database entries, per shape for the heuristic's picks)."""
+def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
+           precision: str = "auto") -> Choice:
+    """The strategy and params `auto` uses for an M x N x K product under the precision request
+    `precision` (cached per bucket for database entries, per shape for the heuristic's picks)."""
     if tunedb.generation != _seen_generation:
         clear_cache()
     dt = as_dtype(dtype)
     dev = device_id(device)
-    key = bucket(M, N, K, dt)
-    ck = (dev, key, tensor_cores_allowed())
+    key = bucket(M, N, K, dt, precision)
+    # The modes are part of the key: "auto" allows tf32x3 from K = TF32X3_MIN_K only, and a
+    # bucket can straddle that K.
+    ck = (dev, key, modes_for(precision, dt, K))
     # A database entry serves its whole bucket; the heuristic's pick is cached per exact shape,
     # because it is a function of the shape whose thresholds (M or N <= 8 for the GEMV rungs) sit
     # inside the smallest bucket (16).
@@ -145,14 +142,14 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None) -
     hit = _choices.get(ck) or _choices.get(sk)
     if hit is not None:
         return hit
-    found = lookup_entry(M, N, K, dt, dev)
+    found = lookup_entry(M, N, K, dt, dev, precision)
     if found is not None:
         source, entry = found
         choice = _choices[ck] = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
         return choice
     hopper = str(dev.cc) == "90"
-    name, params = recommend(M, N, K, dt, sms=_sm_count(device),
-                             tensor_cores=tensor_cores_allowed(), wgmma=hopper, dmma=hopper)
+    name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
+                             wgmma=hopper, dmma=hopper)
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
     choice = _choices[sk] = Choice(name, dict(params or {}), "heuristic", key)
@@ -164,21 +161,22 @@ def _sm_count(device: Any) -> int:
     return device_limits(None if isinstance(device, tunedb.DeviceId) else device).sm_count
 
 
-def for_shape(M: int, N: int, K: int, dt: DType, device: int, build: Callable[[Choice], T]) -> T:
-    """``build(choose(...))`` for this exact shape, cached: one dict lookup after the first call.
+def for_shape(M: int, N: int, K: int, dt: DType, device: int, build: Callable[[Choice], T],
+              precision: str = "auto") -> T:
+    """``build(choose(...))`` for this exact shape and precision request, cached: one dict lookup
+    after the first call.
 
     The API passes a `build` that turns a choice into its kernel object, so the object the hot
     path needs is what the cache holds.
     """
-    hit = _per_shape.get((device, dt, M, N, K))
+    hit = _per_shape.get((device, dt, precision, M, N, K))
     if hit is not None and tunedb.generation == _seen_generation:
         return hit
-    made = build(choose(M, N, K, dt, device))
+    made = build(choose(M, N, K, dt, device, precision))
     if len(_per_shape) >= _MAX_SHAPES:
         _per_shape.clear()
-    _per_shape[(device, dt, M, N, K)] = made
+    _per_shape[(device, dt, precision, M, N, K)] = made
     return made
 
 
-__all__ = ["Choice", "TENSOR_CORES_ENV", "choose", "for_shape", "lookup_entry", "clear_cache",
-           "tensor_cores_allowed"]
+__all__ = ["Choice", "choose", "for_shape", "lookup_entry", "clear_cache"]

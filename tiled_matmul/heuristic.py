@@ -13,18 +13,21 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
 * float64 on an sm_90 GPU (``dmma=True``): dmma (FP64 tensor cores) from one wave of its
   default 128 x 128 tiles (warp_tiled's default there on other GPUs: FP64 FMAs, 1 block/SM for
   doubles); below that the FFMA rules below (split_k for long K, which a 64 x 64 output needs most).
-* float32 with tensor cores allowed (the default; ``tensor_cores=False`` or the environment
-  variable ``TILED_MATMUL_TENSOR_CORES=0`` for `auto`) on an sm_90 GPU (``wgmma=True``): wgmma
+* float32 when the precision request allows tf32x3 (``"auto"``, the default, from K = 512:
+  :data:`tiled_matmul.precision.TF32X3_MIN_K`) on an sm_90 GPU (``wgmma=True``): wgmma
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
   tiles, whichever leaves the least of the last wave idle (4096^3 1.41, 4097^3 1.33,
-  3001x2999x3007 1.34 with 112 rows); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.43,
+  3001x2999x3007 1.34 with 112 rows, measured with 4 stages, which spill since the range guard
+  and so are 3 now); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.43,
   128x8192x8192 1.13), 64 x 64 tiles from one wave of those (16384x64x4096 1.24); below that,
   for K >= 512 and min(M, N) > 8, wgmma_split_k: K slices (>= 256 deep) on the 64 x 64, 64 x 128
   or 128 x 128 tile that keeps the most of the GPU busy on useful work (tiles x slices reaching
   one wave where the slice depth allows; ties to the bigger tile), where the FFMA rungs below
   reached 0.18-0.77 (64x64x65536 0.18, 256x256x131072 0.50, 32x1024x32768 0.58, 512^3 and
   640^3 on warp_tiled); GEMV-like shapes (M or N <= 8) keep to the rules below;
-* on other GPUs with tensor cores allowed: tensor_core (mma.sync 3xTF32) on 128 x 128 tiles from
+* "tf32x3" or "tf32" asked for by name: those tensor-core rules for every shape, GEMV-like and
+  short-K ones included (the narrowest wgmma tile where nothing else applies);
+* on other GPUs with tf32x3 allowed: tensor_core (mma.sync 3xTF32) on 128 x 128 tiles from
   one wave of them (4096^3 ~1.09), on 64 x 64 tiles from one wave of those (1024x1024x16384 ~0.96);
 * otherwise, at least one wave of 128 x 128 tiles (M*N >= ~132 * 128^2): register_blocked's default
   (4096^3 0.79, 8192^3 0.81, 2048^3 0.82, 3001x2999x3007 0.75; warp_tiled's best 0.73-0.78);
@@ -41,6 +44,7 @@ from typing import Any
 from .configs import cdiv
 from .device import device_limits
 from .dtypes import as_dtype
+from .precision import PASSES, check, modes_for
 
 _SPLIT_BIG = dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2)
 _SPLIT_SMALL = dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4)
@@ -48,7 +52,7 @@ _SMALL = dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8
 _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
 #: wgmma block heights for big shapes, their speed relative to 128 rows on whole waves (H100,
 #: 4097^3: 1.33x, 1.27x, 1.20x cuBLAS), and the params that select them
-_WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112, stages=4)), 96: (0.93, dict(bm=96, stages=4))}
+_WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112)), 96: (0.93, dict(bm=96, stages=4))}
 #: dmma's pick from one wave of 128 x 128 tiles: 128 x 64 tiles, 2 blocks per SM (H100, x cuBLAS
 #: DGEMM: 0.76 / 0.76 / 0.79 at 2048^3 / 4096^3 / 8192^3, against 0.64 / 0.57 / 0.74 for 128 x 128)
 _DMMA = dict(bn=64, min_blocks=2)
@@ -118,23 +122,54 @@ def _wgmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
     return best
 
 
+def _wgmma_pick(M: int, N: int, K: int, sms: int, skinny: bool = False) -> "tuple[str, dict[str, int]] | None":
+    """wgmma's pick by waves of its tiles, else wgmma_split_k for K >= WG_SPLIT_MIN_K (and, unless
+    `skinny`, min(M, N) > 8), else None."""
+    if cdiv(M, 128) * cdiv(N, 128) >= sms:
+        rows = max(_WG_ROWS, key=lambda bm: _WG_ROWS[bm][0] * _wave_fill(M, N, bm, 128, sms))
+        return "wgmma", dict(_WG_ROWS[rows][1])
+    if N > 64 and cdiv(M, 64) * cdiv(N, 128) >= 3 * sms // 4:  # 1024^3 makes 128 such tiles
+        return "wgmma", dict(_WG_MID)
+    if cdiv(M, 64) * cdiv(N, 64) >= sms:
+        return "wgmma", dict(_WG_NARROW)
+    if K >= WG_SPLIT_MIN_K and (skinny or min(M, N) > 8):
+        return "wgmma_split_k", _wgmma_split(M, N, K, sms)
+    return None
+
+
+def _tensor_cores_only(M: int, N: int, K: int, sms: int, wgmma: bool) -> tuple[str, dict[str, int]]:
+    """The tensor-core pick for any shape, skinny and short-K ones included (tf32x3 or tf32 asked
+    for by name): wgmma's rules, else its narrowest tile (tensor_core's off Hopper)."""
+    if not wgmma:
+        return ("tensor_core", {}) if cdiv(M, 128) * cdiv(N, 128) >= sms else ("tensor_core", dict(_TC_SMALL))
+    return _wgmma_pick(M, N, K, sms, skinny=True) or ("wgmma", dict(_WG_NARROW))
+
+
 def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" = None,
-              tensor_cores: bool = True, wgmma: bool = True, dmma: bool = True) -> tuple[str, dict[str, int]]:
+              precision: str = "auto", wgmma: bool = True, dmma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
 
     `sms` is the GPU's SM count (the current device's, or the H100 stand-in's, when None);
     `wgmma` says whether the GPU runs sm_90a code (Hopper), `dmma` whether it has the sm_90 FP64
-    MMA shapes (Hopper); `tensor_cores=False` keeps float32 on FFMA (it concerns the 3xTF32
-    numerics only: dmma's products are plain FP64 FMAs).
+    MMA shapes (Hopper). `precision` is the request (:mod:`tiled_matmul.precision`): "auto" takes
+    tf32x3 tensor-core kernels for float32 from K = TF32X3_MIN_K and FFMA kernels below, "ieee"
+    FFMA kernels only, "tf32x3" and "tf32" tensor-core kernels only, for every shape (float64's
+    kernels, dmma's FP64 tensor cores included, are all "ieee").
 
     >>> recommend(4096, 4096, 4096)
     ('wgmma', {})
     >>> recommend(3001, 2999, 3007)
-    ('wgmma', {'bm': 112, 'stages': 4})
+    ('wgmma', {'bm': 112})
     >>> recommend(4096, 4096, 4096, wgmma=False)
     ('tensor_core', {})
-    >>> recommend(4096, 4096, 4096, tensor_cores=False)
+    >>> recommend(4096, 4096, 4096, precision="ieee")
     ('register_blocked', {})
+    >>> recommend(4096, 4096, 4096, precision="tf32")
+    ('wgmma', {'passes': 1})
+    >>> recommend(1, 8192, 8192, precision="tf32x3")  # tensor cores even where FFMA is as fast
+    ('wgmma_split_k', {'bm': 64, 'bn': 128, 'stages': 6, 'min_blocks': 1, 'split_k': 4})
+    >>> recommend(384, 384, 384)[0]  # K < 512: "auto" keeps to FFMA (per-element accuracy)
+    'warp_tiled'
     >>> recommend(2048, 2048, 2048, "float64")
     ('dmma', {'bn': 64, 'min_blocks': 2})
     >>> recommend(8192, 8192, 8192, "float64", dmma=False)
@@ -158,6 +193,11 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(1, 64, 64)  # 4096 elements of B: launch-bound, not a GEMV case
     ('warp_tiled', {'bm': 64, 'bn': 64, 'bk': 16, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 3, 'group_m': 8, 'min_blocks': 4})
     """
+    modes = modes_for(check(precision, dtype), dtype, K)
+    if "ieee" not in modes:  # a tensor-core mode asked for by name: tensor cores for every shape
+        name, params = _tensor_cores_only(M, N, K, sms or device_limits().sm_count, wgmma)
+        return name, dict(params, passes=PASSES[modes[0]]) if modes[0] != "tf32x3" else params
+    tensor_cores = "tf32x3" in modes
     gemv = _gemv(M, N, K)
     if gemv is not None:
         return gemv
@@ -168,15 +208,9 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     if f64 and big_tiles >= sms:
         return ("dmma", dict(_DMMA)) if dmma else ("warp_tiled", {})
     if tensor_cores and wgmma and not f64:
-        if big_tiles >= sms:
-            rows = max(_WG_ROWS, key=lambda bm: _WG_ROWS[bm][0] * _wave_fill(M, N, bm, 128, sms))
-            return "wgmma", dict(_WG_ROWS[rows][1])
-        if N > 64 and cdiv(M, 64) * cdiv(N, 128) >= 3 * sms // 4:  # 1024^3 makes 128 such tiles
-            return "wgmma", dict(_WG_MID)
-        if cdiv(M, 64) * cdiv(N, 64) >= sms:
-            return "wgmma", dict(_WG_NARROW)
-        if K >= WG_SPLIT_MIN_K and min(M, N) > 8:
-            return "wgmma_split_k", _wgmma_split(M, N, K, sms)
+        pick = _wgmma_pick(M, N, K, sms)
+        if pick is not None:
+            return pick
     if tensor_cores and big_tiles >= sms and not f64:
         return "tensor_core", {}
     if tensor_cores and cdiv(M, 64) * cdiv(N, 64) >= sms and K >= 64 and not f64:

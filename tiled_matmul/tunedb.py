@@ -171,9 +171,12 @@ def is_ragged(M: int, N: int, K: int) -> bool:
     return bool(N % RAGGED_MULTIPLE or K % RAGGED_MULTIPLE)
 
 
-def bucket(M: int, N: int, K: int, dtype="float32") -> str:
-    """The database key of an M x N x K product of `dtype` (see the module docstring)."""
-    key = f"{as_dtype(dtype)}/{bucket_dim(M)}x{bucket_dim(N)}x{bucket_dim(K)}"
+def bucket(M: int, N: int, K: int, dtype="float32", precision: str = "auto") -> str:
+    """The database key of an M x N x K product of `dtype` (see the module docstring), tuned under
+    the precision request `precision`: "auto" keys carry no precision ("float32/4096x4096x4096"),
+    others name it after the dtype ("float32:tf32/4096x4096x4096")."""
+    tag = as_dtype(dtype) if precision == "auto" else f"{as_dtype(dtype)}:{precision}"
+    key = f"{tag}/{bucket_dim(M)}x{bucket_dim(N)}x{bucket_dim(K)}"
     return key + "/ragged" if is_ragged(M, N, K) else key
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import WarpGridConfig
+from ..configs import TF32Modes, WarpGridConfig
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
 
 @dataclass(frozen=True)
-class WgmmaConfig(WarpGridConfig):
+class WgmmaConfig(TF32Modes, WarpGridConfig):
     """float32 on Hopper's warpgroup tensor cores: ``wgmma.mma_async`` TF32 with the 3xTF32 split
     of tensor_core, sm_90a only.
 
@@ -25,7 +25,6 @@ class WgmmaConfig(WarpGridConfig):
     STRATEGY: ClassVar[str] = "wgmma"
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
-    TENSOR_CORES: ClassVar[bool] = True
     #: NVRTC target: wgmma exists only in the architecture-specific sm_90a instruction set
     NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
     bm: int = 128
@@ -33,6 +32,7 @@ class WgmmaConfig(WarpGridConfig):
     stages: int = 3  # 4 costs ptxas 36 bytes of spills at bm = 128
     group_m: int = 8
     min_blocks: int = 1
+    passes: int = 3  # TF32 MMAs per product: 3 (tf32x3) or 1 (tf32)
 
     #: K depth of a stage: 32 floats, one 128-byte swizzle row
     BK: ClassVar[int] = 32
@@ -54,8 +54,10 @@ class WgmmaConfig(WarpGridConfig):
 
     def smem_bytes(self, dtype: Any = FLOAT32) -> int:
         isz = as_dtype(dtype).itemsize
-        # STAGES A stages + two stages of A's small parts + STAGES B stages, + 1 KB to align to 1 KB
-        floats = (self.stages + 2) * self.bm * self.BK + self.stages * self.BK * (self.bn + self.B_PAD)
+        # STAGES A stages + two stages of A's small parts (3 passes) + STAGES B stages, + 1 KB to
+        # align to 1 KB
+        small = 2 if self.passes == 3 else 0
+        floats = (self.stages + small) * self.bm * self.BK + self.stages * self.BK * (self.bn + self.B_PAD)
         return floats * isz + 1024
 
     def template_constants(self, dt: DType) -> dict[str, int]:
@@ -68,6 +70,7 @@ class WgmmaConfig(WarpGridConfig):
             self.runs_on(limits),
             f"wgmma runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}",
         )
+        yield self._passes_rule()
         yield (self.bn % 64 == 0 and self.bn <= 256, f"bn ({self.bn}) must be 64, 128, 192 or 256 (64 columns per warpgroup)")
         yield (
             self.bm % 8 == 0 and self.bm <= 128,
@@ -91,12 +94,11 @@ STRATEGY = Strategy.of(
     [
         # 112- and 96-row tiles fill the last wave better on ragged sizes (3001: 27 x 24
         # tiles of 112 x 128 make 4.9 waves of 132 blocks; 128 x 128 makes 4.4)
-        dict(bm=112, bn=128, stages=4),
-        dict(bm=112, bn=128, stages=3),
+        dict(bm=112, bn=128, stages=3),  # 4 stages cost ptxas spills with the range guard
         dict(bm=120, bn=128, stages=3),
         dict(bm=96, bn=128, stages=4),
         dict(bm=64, bn=128, stages=6),  # ~1 wave of 128 x 128 tiles or fewer (1024^3)
         dict(bm=64, bn=64, stages=4, min_blocks=2),  # N <= 64
-        dict(bm=112, bn=64, stages=3, min_blocks=2),
+        dict(bm=104, bn=64, stages=3, min_blocks=2),  # 112 rows spill with the range guard
     ],
 )

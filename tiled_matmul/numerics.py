@@ -1,0 +1,134 @@
+"""The numerics suite: data sets that probe float32 accuracy per element, and the measure.
+
+Componentwise error of C against a float64 reference is ``max_ij |C - ref|_ij / (|A|·|B|)_ij``:
+the error of each element relative to the size of the products it sums, the measure the
+classical bound ``|C - AB| <= gamma_K |A||B|`` is stated in. Normwise error (‖C − ref‖/‖ref‖)
+hides a large error on small elements; this does not.
+
+:data:`DATASETS` lists the suite's data (the issue's public list); :data:`KS` its depths. The
+benchmark ``benchmarks/numerics_suite.py`` and the GPU tests run every (mode, data, K) against
+cuBLAS FP32 in the same process. :func:`bound` states each precision mode's componentwise bound.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+#: depths of the suite (M = N = 512, and 256 at K = 65536)
+KS = (1, 2, 3, 8, 16, 100, 1024, 65536)
+
+F32_U = 2.0 ** -24  # float32 unit roundoff
+
+
+def _uniform(rng, shape, lo=-1.0, hi=1.0):
+    return rng.uniform(lo, hi, shape)
+
+
+def _spread(rng, shape):
+    return rng.uniform(-1, 1, shape) * 2.0 ** rng.integers(-40, 41, shape)
+
+
+def _cancel(rng, shape):
+    M, K = shape
+    x = rng.uniform(-1, 1, ((M + 1) // 2, K))
+    a = np.empty((2 * x.shape[0], K))
+    a[0::2], a[1::2] = x, -x
+    return a[:M] + 1e-4 * rng.uniform(-1, 1, shape)
+
+
+def _nonfinite(rng, shape):
+    a = rng.uniform(-1, 1, shape)
+    flat = a.reshape(-1)
+    idx = rng.choice(flat.size, size=max(1, flat.size // 5000), replace=False)
+    flat[idx[0::3]] = np.nan
+    flat[idx[1::3]] = np.inf
+    flat[idx[2::3]] = -np.inf
+    return a
+
+
+#: name -> (A maker, B maker), each (numpy Generator, shape) -> float64 array, cast to float32 after
+DATASETS: dict[str, tuple[Callable, Callable]] = {
+    "uniform[-1,1]": (_uniform, _uniform),
+    "uniform[0,1]": (lambda r, s: _uniform(r, s, 0, 1), lambda r, s: _uniform(r, s, 0, 1)),
+    "exponents 2^+-40": (_spread, _spread),
+    "a~3e38, b~1e-3": (lambda r, s: 3e38 * _uniform(r, s), lambda r, s: 1e-3 * _uniform(r, s)),
+    "a~1e-36, b~1e30": (lambda r, s: 1e-36 * _uniform(r, s), lambda r, s: 1e30 * _uniform(r, s)),
+    "subnormal a~1e-40": (lambda r, s: 1e-40 * _uniform(r, s), _uniform),
+    "cancellation": (_cancel, _uniform),
+    "small integers": (lambda r, s: r.integers(-64, 65, s).astype(float), lambda r, s: r.integers(-64, 65, s).astype(float)),
+    "NaN and Inf": (_nonfinite, _uniform),
+}
+
+
+def shape_for(K: int) -> tuple[int, int, int]:
+    """(M, N, K) of the suite at depth K."""
+    side = 256 if K >= 65536 else 512
+    return side, side, K
+
+
+def make(name: str, M: int, N: int, K: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """float32 host operands of data set `name`."""
+    rng = np.random.default_rng(seed)
+    fa, fb = DATASETS[name]
+    with np.errstate(over="ignore"):
+        return fa(rng, (M, K)).astype(np.float32), fb(rng, (K, N)).astype(np.float32)
+
+
+def componentwise_error(c: Any, a: Any, b: Any, ref: Any = None, den: Any = None) -> float:
+    """max |c - ref| / (|a|·|b|) over the elements whose reference and denominator are finite and
+    nonzero (cupy or numpy arrays; computed in float64 with the arrays' own module)."""
+    xp = _xp(c)
+    a64, b64 = a.astype(xp.float64), b.astype(xp.float64)
+    if ref is None:
+        ref = a64 @ b64
+    if den is None:
+        den = xp.abs(a64) @ xp.abs(b64)
+    ok = xp.isfinite(ref) & xp.isfinite(den) & (den > 0)
+    if not bool(ok.any()):
+        return 0.0
+    err = xp.abs(c.astype(xp.float64) - ref)
+    err = xp.where(ok, err, 0.0) / xp.where(ok, den, 1.0)
+    return float(xp.nan_to_num(err, nan=xp.inf).max())
+
+
+def nonfinite_mask(c: Any) -> Any:
+    """Where c is NaN (1), +Inf (2) or -Inf (3), else 0: two results propagate Inf and NaN alike
+    when their masks are equal."""
+    xp = _xp(c)
+    return xp.where(xp.isnan(c), 1, xp.where(c == xp.inf, 2, xp.where(c == -xp.inf, 3, 0)))
+
+
+def bound(mode: str, K: int) -> float:
+    """The componentwise error bound of precision mode `mode` at depth K, for operands whose
+    nonzero magnitudes lie in [2^-100, 2^100) and products that do not underflow (the kernels'
+    range guard sends other data to the exact FMA path, whose bound is ieee's):
+
+    * ieee: gamma_K = K u / (1 - K u), u = 2^-24 (every product and sum rounded once; any order);
+    * tf32x3: each operand is big + small + r with |r| <= 2^-22 |x|, and the dropped small*small
+      is at most 2^-22 |ab|: 3 * 2^-22 per product; the tensor core's truncating sums add at most
+      an ulp (2^-23) of the partial per MMA, 3 K/8 + 1 of them chained per product's path over
+      the K steps, and the FADDs of the steps gamma_(K/32); so 3*2^-22 + (3K/8 + K/32 + 2) 2^-23;
+    * tf32: big alone, |a_big b_big - ab| <= (2 * 2^-11 + 2^-22)|ab|, plus the same sums with
+      K/8 MMAs: 2^-10 + 2^-22 + (K/8 + K/32 + 2) 2^-23.
+    """
+    K = max(int(K), 1)
+    if mode == "ieee":
+        return K * F32_U / (1 - K * F32_U)
+    if mode == "tf32x3":
+        return 3 * 2.0 ** -22 + (3 * K / 8 + K / 32 + 2) * 2.0 ** -23
+    if mode == "tf32":
+        return 2.0 ** -10 + 2.0 ** -22 + (K / 8 + K / 32 + 2) * 2.0 ** -23
+    raise ValueError(f"mode must be 'ieee', 'tf32x3' or 'tf32'; got {mode!r}")
+
+
+def _xp(x: Any):
+    if isinstance(x, np.ndarray):
+        return np
+    import cupy
+
+    return cupy
+
+
+__all__ = ["KS", "DATASETS", "shape_for", "make", "componentwise_error", "nonfinite_mask", "bound"]

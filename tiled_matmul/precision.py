@@ -1,0 +1,116 @@
+"""Precision modes: how float32 products are computed, and what `auto` may use.
+
+A kernel computes in one of three modes:
+
+* ``"ieee"``: every product and sum an IEEE float32 (or float64) operation, FFMA or DFMA (and
+  dmma's FP64 tensor cores, whose products and sums are IEEE float64), like cuBLAS with TF32 off;
+* ``"tf32x3"``: the big + small TF32 split on tensor cores (three MMAs per product), about
+  float32's accuracy at about twice cuBLAS FP32's speed on Hopper;
+* ``"tf32"``: one TF32 MMA per product (10-bit mantissa), like cuBLAS with ``CUPY_TF32=1``.
+
+A caller asks for one of those or for ``"auto"`` (the default): the fastest kernel whose error
+per element stays within 2x of cuBLAS FP32's. That is tf32x3 for K >= :data:`TF32X3_MIN_K`
+and ieee below, where tf32x3's 22-bit operands show against FFMA's 24 (at K = 1 a product's
+error is ~2^-21 against ~2^-24; as K grows FFMA's summation error grows and tf32x3's
+representation error averages out: they cross near K = 64 on uniform data, near K = 512 where
+one product dominates each sum). float64 has one mode, ieee ("auto" means it).
+
+The process default is ``"auto"``, or the ``TILED_MATMUL_PRECISION`` environment variable (read
+once, at import), or what :func:`set_precision` set last. ``TILED_MATMUL_TENSOR_CORES=0``, the
+older opt-out, still selects ``"ieee"``, with a DeprecationWarning.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any
+
+from .dtypes import FLOAT64, DType, as_dtype
+
+#: the modes a kernel computes in
+MODES = ("ieee", "tf32x3", "tf32")
+#: what a caller may ask for
+REQUESTS = ("auto", *MODES)
+#: the modes of float64 requests
+FLOAT64_REQUESTS = ("auto", "ieee")
+#: TF32 tensor-core passes per product of each tensor-core mode (the `passes` config field)
+PASSES = {"tf32x3": 3, "tf32": 1}
+
+#: environment variable holding the process default
+ENV = "TILED_MATMUL_PRECISION"
+#: the older opt-out: "0" means "ieee" (deprecated)
+TENSOR_CORES_ENV = "TILED_MATMUL_TENSOR_CORES"
+
+#: shortest K for which `auto` runs tf32x3 on float32 (ieee below). Where one product dominates
+#: each sum (operands whose exponents spread over 2^+-40), tf32x3's error is ~2^-20 of that product
+#: whatever K is, while FFMA's grows with K; they are within 2x of each other from K ~ 512.
+TF32X3_MIN_K = 512
+
+
+def check(precision: Any, dtype: Any = None) -> str:
+    """`precision` if it is a request `dtype` accepts (any request when `dtype` is None), else
+    ValueError naming what is allowed; TypeError for a non-string."""
+    if not isinstance(precision, str):
+        raise TypeError(f"precision must be a string, one of {', '.join(map(repr, REQUESTS))}; "
+                        f"got {type(precision).__name__} {precision!r}")
+    if precision not in REQUESTS:
+        raise ValueError(f"precision must be one of {', '.join(map(repr, REQUESTS))}; got {precision!r}")
+    if dtype is not None and as_dtype(dtype) == FLOAT64 and precision not in FLOAT64_REQUESTS:
+        raise ValueError(f"float64 products take precision 'auto' or 'ieee' (FP64 FMAs and FP64 tensor "
+                         f"cores are IEEE float64); got {precision!r}")
+    return precision
+
+
+def _from_env() -> str:
+    value = os.environ.get(ENV, "").strip().lower()
+    if value:
+        try:
+            return check(value)
+        except ValueError as exc:
+            raise ValueError(f"{ENV}={os.environ[ENV]!r}: {exc}") from None
+    if os.environ.get(TENSOR_CORES_ENV, "1").strip().lower() in ("0", "false", "no", "off"):
+        warnings.warn(f"{TENSOR_CORES_ENV}=0 is deprecated: use {ENV}=ieee or tm.set_precision('ieee')",
+                      DeprecationWarning, stacklevel=3)
+        return "ieee"
+    return "auto"
+
+
+_default: "str | None" = None
+
+
+def get_precision() -> str:
+    """The process default: the last :func:`set_precision`, else the environment's, else "auto"."""
+    global _default
+    if _default is None:
+        _default = _from_env()
+    return _default
+
+
+def set_precision(precision: "str | None") -> str:
+    """Set the process default precision (None: back to the environment's); returns the previous
+    default. It applies to `auto` wherever no ``precision=`` is given."""
+    global _default
+    previous = get_precision()
+    _default = None if precision is None else check(precision)
+    return previous
+
+
+def resolve(precision: "str | None", dtype: Any) -> str:
+    """The request a call makes: `precision`, or the process default when None, checked against
+    `dtype`."""
+    return check(get_precision() if precision is None else precision, dtype)
+
+
+def modes_for(request: str, dtype: Any, K: int) -> tuple[str, ...]:
+    """The modes `request` allows for a float `dtype` product of depth K, in order of preference."""
+    dt: DType = as_dtype(dtype)
+    if dt == FLOAT64:
+        return ("ieee",)
+    if request == "auto":
+        return ("tf32x3", "ieee") if K >= TF32X3_MIN_K else ("ieee",)
+    return (request,)
+
+
+__all__ = ["MODES", "REQUESTS", "ENV", "TENSOR_CORES_ENV", "TF32X3_MIN_K", "PASSES", "check",
+           "get_precision", "set_precision", "resolve", "modes_for"]
