@@ -13,7 +13,6 @@ import pytest
 
 pytest.importorskip("dask.array", reason="tiled_matmul.dask needs the [dask] extra: pip install -e '.[dask]'")
 
-import dask
 import dask.array as da
 from dask.core import get_dependencies
 

@@ -32,7 +32,7 @@ import os
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -129,9 +129,8 @@ def _side(x: da.Array, what: str) -> str:
         return "numpy"
     if kind.__module__.split(".")[0] == "cupy" and kind.__name__ == "ndarray":
         return "cupy"
-    raise TypeError(f"{what} has blocks of type {type(x._meta).__module__}.{type(x._meta).__name__}; "
-                        f"allowed: numpy.ndarray or cupy.ndarray blocks")
-    return module
+    raise TypeError(f"{what} has blocks of type {kind.__module__}.{kind.__name__}; "
+                    f"allowed: numpy.ndarray or cupy.ndarray blocks")
 
 
 def _short(chunks: tuple[int, ...]) -> str:
