@@ -231,8 +231,11 @@ def run_out_of_core(args, records: list):
     operands = (M + N) * K * itemsize
     host_ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     if operands > 0.85 * host_ram:
-        raise RuntimeError(f"A+B = {operands / GiB:.0f} GiB would not fit this host's {host_ram / GiB:.0f} GiB of RAM "
-                           f"(with room to spare); pass a smaller --ooc-gib")
+        reason = (f"A+B = {operands / GiB:.0f} GiB would not fit this host's {host_ram / GiB:.0f} GiB of RAM "
+                  f"(with room to spare); pass a smaller --ooc-gib")
+        print(f"\n== out of core: skipped: {reason} ==", flush=True)
+        records.append(dict(case="out-of-core", gpus=1, skipped=reason))
+        return
     with tmd.local_gpu_cluster(1, threads_per_worker=args.threads, memory_limit=0) as cluster, \
             distributed.Client(cluster) as client:
         limit = client.run(lambda: __import__("cupy").cuda.Device().mem_info[1])
@@ -265,8 +268,9 @@ def table(records: list, digests: dict) -> str:
     rows = ["| case | GPUs | M×N×K | chunks | s | TF/s | speedup | efficiency | read GiB | moved GiB | bits | err (tol) |",
             "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in records:
-        if "error" in r:
-            rows.append(f"| {r['case']} | {r['gpus']} | failed: {r['error']} |||||||||||")
+        if "error" in r or "skipped" in r:
+            why = f"failed: {r['error']}" if "error" in r else f"skipped: {r['skipped']}"
+            rows.append(f"| {r['case']} | {r['gpus']} | {why} |||||||||||")
             continue
         base = one.get("resident")
         if r["case"] == "out-of-core":
@@ -321,27 +325,31 @@ def main(argv=None) -> int:
           f"out of core: {'on, ' + str(args.ooc_gib) + ' GiB' if args.out_of_core else 'off (--no-out-of-core)'}",
           flush=True)
     records, digests = [], {}
-    for n in counts:
-        try:
-            run_cluster(n, args, records, digests)
-        except Exception as exc:
-            traceback.print_exc()
-            records.append(dict(case="resident", gpus=n, error=f"{type(exc).__name__}: {exc}"[:200]))
-    if args.out_of_core:
-        try:
-            run_out_of_core(args, records)
-        except Exception as exc:
-            traceback.print_exc()
-            records.append(dict(case="out-of-core", gpus=1, error=f"{type(exc).__name__}: {exc}"[:200]))
-    text = table(records, digests)
-    print("\n" + text)
     out = os.environ.get("OUT")
+
+    def save() -> str:  # after every case, so a run cut short still leaves its rows
+        text = table(records, digests)
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+            Path(out, "dask_scaling.md").write_text(text + "\n")
+            Path(out, "dask_scaling.json").write_text(json.dumps(dict(records=records, digests=digests), indent=1, default=str))
+        return text
+
+    cases = [(run_cluster, n, (n, args, records, digests)) for n in counts]
+    if args.out_of_core:
+        cases.append((run_out_of_core, 1, (args, records)))
+    for run, n, run_args in cases:
+        try:
+            run(*run_args)
+        except Exception as exc:
+            traceback.print_exc()
+            case = "out-of-core" if run is run_out_of_core else "resident"
+            records.append(dict(case=case, gpus=n, error=f"{type(exc).__name__}: {exc}"[:200]))
+        save()
+    print("\n" + save())
     if out:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        Path(out, "dask_scaling.md").write_text(text + "\n")
-        Path(out, "dask_scaling.json").write_text(json.dumps(dict(records=records, digests=digests), indent=1, default=str))
         print(f"wrote {out}/dask_scaling.md and dask_scaling.json")
-    failed = any("error" in r or r["rel_err"] > r["tolerance"] for r in records)
+    failed = any("error" in r or ("rel_err" in r and r["rel_err"] > r["tolerance"]) for r in records)
     return 1 if failed else 0
 
 
