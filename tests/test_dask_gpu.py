@@ -95,8 +95,9 @@ def _on_cluster(workers: int, A, B, use_dask_cuda=None):
     distributed = pytest.importorskip("distributed", reason="needs distributed (the [dask] extra)")
     with tmd.local_gpu_cluster(workers, threads_per_worker=2, use_dask_cuda=use_dask_cuda) as cluster, \
             distributed.Client(cluster) as client:
-        seen = client.run(lambda: __import__("cupy").cuda.runtime.getDeviceCount())
-        assert sorted(seen.values()) == [1] * workers, f"each worker must see one GPU, saw {seen}"
+        # dask-cuda lets each worker see every GPU with its own first (CUDA_VISIBLE_DEVICES "0,1",
+        # "1,0"); the fallback cluster shows each worker its GPU alone. Either way, device 0 of
+        # each worker is a different GPU.
         devices = client.run(lambda: __import__("cupy").cuda.Device(0).pci_bus_id)
         assert len(set(devices.values())) == workers, f"workers share a GPU: {devices}"
         host = tmd.matmul(A, B).compute()
