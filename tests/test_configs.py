@@ -44,8 +44,8 @@ def test_registered_configs_are_valid(name, cfg, dtype):
         (TensorCoreConfig(bk=12), "bk (12) must be a multiple of 8"),
         (TensorCoreConfig(bm=256, bn=256, wm=128, wn=64), "256 accumulators per thread; at most 128"),
         (TensorCoreConfig(stages=9), "stages (9) must be between 2 and 8"),
-        (TensorCoreConfig(stages=8), "shared memory = 286720 B"),
-        (TensorCoreConfig(min_blocks=2), "min_blocks (2) blocks of 143360 B shared memory"),
+        (TensorCoreConfig(bk=32, stages=8), "shared memory = 286720 B"),
+        (TensorCoreConfig(bk=32, min_blocks=2), "min_blocks (2) blocks of 143360 B shared memory"),
         (TensorCoreConfig(bm=32, bn=32, bk=8, wm=16, wn=8), "must split evenly over 256 threads"),
     ],
 )

@@ -38,8 +38,10 @@ never see a half-written file.
 Shape buckets
 -------------
 Nearby shapes share an entry. :func:`bucket` rounds each of M, N, K up to the next point of a
-half-octave grid — the powers of two and 1.5 times the powers of two, at least 16:
-``16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, …``
+half-octave grid — the powers of two and 1.5 times the powers of two from 16, and the powers of two
+below it: ``1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, …``
+(below 16 the GEMV rungs' best config follows M or N itself: one chunk of a power-of-two rows
+covers them, so M = 1 and M = 8 must not share an entry).
 — and adds a ``ragged`` flag when N or K is not a multiple of 4, because then the rows of A, B or
 C are not 16-byte aligned and the kernels' 128-bit load path is off. The key is
 ``"<dtype>/<M'>x<N'>x<K'>"`` plus ``"/ragged"``; e.g. 3001×2999×3007 float32 →
@@ -75,6 +77,7 @@ DB_FILENAME = "tunedb.json"
 H100_NAME = "NVIDIA H100 80GB HBM3"
 #: Row alignment the 128-bit paths need, in elements (16 bytes of float32).
 RAGGED_MULTIPLE = 4
+#: from here up the grid is half-octave; below it, powers of two
 MIN_BUCKET = 16
 
 
@@ -157,10 +160,11 @@ def shipped_db_paths() -> list[Path]:
 
 
 def bucket_dim(d: int) -> int:
-    """`d` rounded up to the half-octave grid 16, 24, 32, 48, 64, 96, … (2^k and 3·2^(k-1))."""
+    """`d` rounded up to the grid 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, … (powers of two, and from 16
+    on also 3·2^(k-1))."""
     d = int(d)
     if d <= MIN_BUCKET:
-        return MIN_BUCKET
+        return 1 << max(d - 1, 0).bit_length()
     p = 1 << (d - 1).bit_length()  # smallest power of two >= d
     three_quarters = (p >> 2) * 3
     return three_quarters if d <= three_quarters else p
