@@ -96,7 +96,7 @@ def _call(resolve: Resolver, a: Any, b: Any, out: Any, gemm: "dict[str, Any] | N
     if g is None:
         if dout is not None:
             semantics.check_out(p, dout, ((da, "a"), (db, "b")), da.on_host, da.device)
-        if p.plain and da.dtype == db.dtype and (dout is None or dout.c_contiguous):
+        if p.plain and da.dtype == db.dtype and da.c_contiguous and db.c_contiguous and (dout is None or dout.c_contiguous):
             # numpy.matmul's 2-D case: the checked launch of today (copies strided operands)
             return resolve(p.M, p.N, p.K, p.dtype, da.device)._run(da, db, dout, p.dtype)
     elif dout is not None:

@@ -118,6 +118,10 @@ def check_expression(expression: str, arrays: Iterable[str] = ()) -> str:
         raise ValueError("epilogue is empty; give a CUDA C expression over acc, i, j (e.g. 'acc * 2')")
     if len(expression) > MAX_EXPRESSION:
         raise ValueError(f"epilogue is {len(expression)} characters long; at most {MAX_EXPRESSION} are allowed")
+    for bad in ("//", "/*", "*/", "++", "--"):  # comments, increments, decrements
+        if bad in expression:
+            raise ValueError(f"epilogue {expression!r}: {bad!r} is not allowed (comments and ++/-- are refused; "
+                             "write '- -x' with a space for a double negation)")
     arrays = set(arrays)
     out: list[str] = []
     pos, depth = 0, 0

@@ -14,13 +14,16 @@ fast path). Everything else is checked first, from metadata (:mod:`tiled_matmul.
 3. fold: a batch of row-major A matrices stacked contiguously against one shared B (a broadcast
    weight) is the single 2-D product of the stacked rows, launched as one (when no bias by rows
    and no user expression depends on the row index);
-4. launch: one launch per (collapsed) batch, the batch index on the grid axis the config names
+4. both operands column-major (``a.T @ b.T``, Fortran order): C = (Bᵀ Aᵀ)ᵀ, exact, with Bᵀ and Aᵀ
+   read in place; the fresh result is returned as the transpose of the row-major N x M product;
+5. launch: one launch per (collapsed) batch, the batch index on the grid axis the config names
    (``Config.BATCH_AXIS``; at most 65535 matrices per launch), with the extras of
    :class:`~tiled_matmul.epilogue.ExSpec`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -36,6 +39,10 @@ from .semantics import Product, check_dtype, check_out, check_side, resolve, sam
 
 #: matrices one launch takes along its batch axis (the grid's y and z limit)
 MAX_BATCH_PER_LAUNCH = 65535
+
+#: test hook: when set, called as hook(a_ptr, b_ptr, c_ptr, M, N, K, batch) before each launch of
+#: this path, so tests can assert an operand was read in place (its caller's pointer) or folded
+launch_hook: "Callable[..., None] | None" = None
 
 
 @dataclass
@@ -160,15 +167,26 @@ def _rows_in_place(x) -> bool:
 
 
 def _stage(op: Operand, dt: DType):
-    """`op` on the device in dtype `dt`, each matrix readable in place (copied only if not)."""
-    import cupy
-
+    """`op` on the device in dtype `dt` (zero-copy when it already is one)."""
     x = _device_array(op)
     if x.dtype != dt.numpy:
         x = x.astype(dt.numpy)  # numpy's promotion: a copy, C-contiguous
-    if x.ndim >= 2 and not _rows_in_place(x):
-        x = cupy.ascontiguousarray(x)
     return x
+
+
+def _readable(x):
+    """`x` with each matrix (or its one vector) readable in place: copied only if it is not."""
+    import cupy
+
+    if (x.ndim >= 2 and not _rows_in_place(x)) or (x.ndim == 1 and x.size > 1 and x.strides[0] != x.itemsize):
+        return cupy.ascontiguousarray(x)
+    return x
+
+
+def _column_major(x) -> bool:
+    """Whether every matrix of `x` is column-major with a column stride of its row count (so its
+    transpose is read in place) and not also row-major (a single row or column)."""
+    return x.ndim >= 2 and _rows_in_place(x.swapaxes(-1, -2)) and not _rows_in_place(x)
 
 
 def _collapse(batch: tuple[int, ...], strides: list[tuple[int, ...]]) -> list[tuple[int, list[int]]]:
@@ -210,14 +228,27 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
     device = cupy.cuda.Device().id if da.on_host else da.device
     with cupy.cuda.Device(device):
         full = p.batch + (p.M, p.N)
+        A, B = _stage(da, dt), _stage(db, dt)
+        # Both operands column-major (a.T @ b.T of row-major arrays, Fortran order): C = (B^T A^T)^T
+        # exactly, B^T and A^T read in place; the result is the transpose of a row-major N x M
+        # product (an F-ordered array). Only for a fresh result whose epilogue swaps cleanly.
+        if (dout is None and not p.a_vector and not p.b_vector and _column_major(A) and _column_major(B)
+                and (g is None or (g.beta == 0.0 and not g.expression))):
+            swapped = Product(p.N, p.M, p.K, p.batch, False, False, dt)
+            CT = cupy.empty(p.batch + (p.N, p.M), dtype=dt.numpy)
+            if p.count and p.M and p.N:
+                gt = None if g is None else dataclasses.replace(g, bias_axis=1 - g.bias_axis)
+                _compute(resolve_kernel, B.swapaxes(-1, -2), A.swapaxes(-1, -2), CT, swapped, gt, device)
+            result = CT.swapaxes(-1, -2)
+            return result.get() if da.on_host else result
         direct = (dout is not None and not dout.on_host and dout.c_contiguous and 0 not in dout.shape)
         C = _device_array(dout).reshape(full) if direct else cupy.empty(full, dtype=dt.numpy)
         if p.count and p.M and p.N:
-            _compute(resolve_kernel, da, db, C, p, g, device)
+            _compute(resolve_kernel, _readable(A), _readable(B), C, p, g, device)
         if dout is not None:
             if not direct:
-                if dout.on_host:
-                    C.reshape(p.out_shape).get(out=dout.array if dout.array is not None else dout.obj)
+                if dout.on_host:  # numpy's copyto takes any strides (cupy's get(out=) does not)
+                    np.copyto(dout.array if dout.array is not None else dout.obj, C.reshape(p.out_shape).get())
                 elif 0 not in dout.shape:
                     _device_array(dout)[...] = C.reshape(p.out_shape)
             return dout.obj
@@ -225,13 +256,12 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
         return result.get() if da.on_host else result
 
 
-def _compute(resolve_kernel: Callable, da: Operand, db: Operand, C, p: Product, g: "Gemm | None",
-             device: int) -> None:
-    """C (a fresh or the caller's C-contiguous array of shape batch + (M, N)) = the product."""
+def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", device: int) -> None:
+    """C (a fresh or the caller's C-contiguous array of shape batch + (M, N)) = the product of
+    the staged, readable operands A and B (still 1-D where the call's were)."""
     import cupy
 
     dt, M, N, K = p.dtype, p.M, p.N, p.K
-    A, B = _stage(da, dt), _stage(db, dt)
     if p.a_vector:
         A = A[None, :]
     if p.b_vector:
@@ -267,7 +297,9 @@ def _compute(resolve_kernel: Callable, da: Operand, db: Operand, C, p: Product, 
     stacked = [M * K, 0, M * N] + ([M * N] if cin is not None else [])
     if (count > 1 and inner == stacked and not (g is not None and (g.expression or (g.bias is not None and g.bias_axis == 0)))):
         M, count = M * count, 1
-    kern = resolve_kernel(M, N, K, dt, device)
+    # `auto` picks for the batch as for its matrices stacked (the tiles of every matrix fill the
+    # GPU together, so a K split that one small matrix would want is not needed)
+    kern = resolve_kernel(M * count, N, K, dt, device)
     cfg = kern.config
     spec = g.spec(dt.ctype, count > 1) if g is not None else (ExSpec(dt.ctype, batched=True) if count > 1 else None)
     compiled = kern.compiled(dt, device, ex=spec)
@@ -287,6 +319,8 @@ def _compute(resolve_kernel: Callable, da: Operand, db: Operand, C, p: Product, 
             # stride clears the flag as a misaligned pointer would
             flags = launch_flags(a_ptr | (sa * isz % 16 if n > 1 else 0), b_ptr | (sb * isz % 16 if n > 1 else 0),
                                  c_ptr | (sc * isz % 16 if n > 1 else 0), K, N, isz)
+            if launch_hook is not None:
+                launch_hook(a_ptr, b_ptr, c_ptr, M, N, K, n)
             if spec is None:
                 cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _At(c_ptr, dt.numpy), M, N, K,
                            flags, stream)
