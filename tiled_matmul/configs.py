@@ -363,7 +363,7 @@ class SplitReduce:
         import cupy
 
         # [batch][slices][M][N]: a batched launch (epilogue.ExLaunch) keeps each matrix's slices together
-        work = cupy.empty((kernel.batch * slices, M, N), dtype=C.dtype)
+        work = cupy.empty((getattr(kernel, "batch", 1) * slices, M, N), dtype=C.dtype)
         kernel.launcher(grid, A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
         self.launch_reduce(kernel, work, C, M, N, flags, stream, *reduce_args)
 
@@ -470,7 +470,7 @@ class SkinnyConfig(SplitReduce, Config):
         """One launch into C, or, when :meth:`k_splits` says so, the slices into a fresh workspace
         and then the fixed-order reduction into C, both on `stream`."""
         # a batch fills the GPU with its matrices: each gets its share of the SMs to split K for
-        sms = device_limits(kernel.device).sm_count // kernel.batch
+        sms = device_limits(kernel.device).sm_count // getattr(kernel, "batch", 1)
         splits = self.k_splits(M, N, K, sms, kernel.dtype)
         grid = (self.output_blocks(M, N), 1, splits)
         self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(splits))
