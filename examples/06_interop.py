@@ -31,10 +31,10 @@ def out_rules(M: int, N: int, K: int) -> None:
     bad = {  # what is wrong: (a, b, out)
         "wrong shape": (a, b, np.empty((M, M + 1), np.float32)),
         "wrong dtype": (a, b, np.empty((M, N), np.float64)),
-        "not C-contiguous": (a, b, np.empty((N, M), np.float32).T),
+        "read-only": (a, b, np.broadcast_to(np.empty((1, N), np.float32), (M, N))),
         "overlaps input a": (sq_a, sq_b, sq_a),
     }
-    print("out= must be the right shape and dtype, C-contiguous, and share no memory with a or b:")
+    print("out= must be the right shape and dtype (numpy's rules), writable, and share no memory with a or b:")
     for what, (x, y, out) in bad.items():
         try:
             tm.matmul(x, y, out=out, strategy="smem_tiled")

@@ -93,19 +93,12 @@ def test_wrong_type_out(bad, tname):
     assert msg.endswith(f"got {tname}")
 
 
-# -- dimensionality (no batching) ------------------------------------------------------------
-@pytest.mark.parametrize(
-    "shape,got", [((), "0-D with shape ()"), ((3,), "1-D with shape (3,)"), ((2, 3, 2), "3-D with shape (2, 3, 2)"),
-                  ((1, 1, 3, 2), "4-D")],
-)
-def test_b_not_2d(shape, got):
-    msg = raises(ValueError, f"b must be a 2-D array (K, N); got {got}", f32(2, 3), np.zeros(shape, np.float32))
-    assert "batched matmul is not supported" in msg
-
-
-def test_a_3d_mentions_batching():
-    msg = raises(ValueError, "a must be a 2-D array (M, K); got 3-D", f32(4, 2, 3), f32(3, 2))
-    assert "batched matmul is not supported" in msg
+# -- dimensionality: numpy.matmul's rules (tests/test_semantics.py has the valid shapes) ------
+def test_0d_operands():
+    with pytest.raises(ValueError, match="b is 0-d"):
+        tm.matmul(f32(2, 3), np.zeros((), np.float32))
+    with pytest.raises(ValueError, match="a is 0-d"):
+        tm.matmul(np.zeros((), np.float32), f32(2, 3))
 
 
 @pytest.mark.parametrize("shape", [(), (8,), (2, 2, 2), (1, 8)])
@@ -114,14 +107,9 @@ def test_out_not_2d_or_wrong_shape(shape):
            np.zeros(shape, np.float32))
 
 
-def test_device_1d_and_3d_inputs():
-    raises(ValueError, "a must be a 2-D array (M, K); got 1-D", FakeCAI((6,)), FakeCAI((6, 2), ptr=1 << 22))
-    raises(ValueError, "b must be a 2-D array (K, N); got 3-D", FakeCAI((2, 6)), FakeCAI((6, 2, 2), ptr=1 << 22))
-
-
 # -- dtypes ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", ["complex64", "complex128", "int8", "int16", "int32", "int64",
-                                   "uint8", "uint64", "bool", "float16"])
+                                   "uint8", "uint64", "bool"])
 def test_unsupported_dtypes(dtype):
     bad = np.zeros((2, 3), dtype)
     raises(TypeError, f"a has dtype {dtype}; supported dtypes are float32, float64", bad, np.zeros((3, 2), dtype))
@@ -130,7 +118,7 @@ def test_unsupported_dtypes(dtype):
 
 @pytest.mark.parametrize("dtype", ["complex64", "int32", "float64"])
 def test_out_dtype(dtype):
-    raises(TypeError, f"out has dtype {dtype}; the inputs are float32", f32(2, 3), f32(3, 2), np.zeros((2, 2), dtype))
+    raises(TypeError, f"out has dtype {dtype};", f32(2, 3), f32(3, 2), np.zeros((2, 2), dtype))
 
 
 def test_device_complex_and_integer_dtypes():

@@ -10,7 +10,7 @@ True
 Importing needs no GPU: ``source()``, the registry and config validation work anywhere.
 """
 
-from .api import DEFAULT_STRATEGY, AutoKernel, MatmulKernel, kernel, launch_grid, matmul, source, tolerance
+from .api import DEFAULT_STRATEGY, AutoKernel, MatmulKernel, gemm, kernel, launch_grid, matmul, source, tolerance
 from .accuracy import CheckReport, check
 from .compile import KernelCompileError, get_kernel
 from .configs import Config
@@ -26,7 +26,7 @@ from .tuner import TuneResult, tune
 __version__ = "0.1.0"
 
 __all__ = [
-    "matmul", "kernel", "source", "check", "tolerance", "launch_grid", "MatmulKernel", "AutoKernel", "CheckReport", "DType",
+    "matmul", "gemm", "kernel", "source", "check", "tolerance", "launch_grid", "MatmulKernel", "AutoKernel", "CheckReport", "DType",
     "KernelCompileError", "get_kernel", "Config", "DeviceLimits", "device_limits", "gpu_available",
     "STRATEGIES", "Strategy", "register_strategy", "unregister_strategy", "DEFAULT_STRATEGY", "__version__",
     "explain", "bench",

@@ -16,13 +16,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import dispatch, registry
+from . import dispatch, execute, registry, semantics
 from . import precision as _precision
 from .compile import CompiledKernel, get_kernel
 from .configs import Config, cdiv
 from .device import device_limits, gpu_available
-from .dtypes import BY_CHAR, FLOAT32, DType, as_dtype
-from .operands import Operand, check_operands, cupy_bindings, fast_operands, launch_flags
+from .dtypes import FLOAT32, DType, as_dtype
+from .epilogue import ExSpec
+from .operands import Operand, check_operands, cupy_bindings, describe, fast_operands, launch_flags
 from .render import render
 
 #: The strategy `matmul` uses when none is named: the tuned or heuristic pick for the shape.
@@ -78,17 +79,33 @@ MAX_GRID_X = 2**31 - 1
 Resolver = Callable[[int, int, int, DType, "int | None"], "MatmulKernel"]
 
 
-def _call(resolve: Resolver, a: Any, b: Any, out: Any):
-    """The one path every call takes (:func:`matmul`, a :class:`MatmulKernel`, ``kernel("auto")``):
-    check the operands (from metadata only; the fast check for plain cupy arrays, else the full
-    one, which raises for bad input), resolve the kernel for the call's shape, launch."""
-    fast = fast_operands(a, b, out)
-    if fast is not None:
-        M, N, K, device, dt = fast
-        return resolve(M, N, K, dt, device)._launch_fast(a, b, out, M, N, K, device, dt)
-    da, db, dout = check_operands(a, b, out)
-    dt = BY_CHAR[da.dtype.char]
-    return resolve(da.shape[0], db.shape[1], da.shape[1], dt, da.device)._run(da, db, dout, dt)
+def _call(resolve: Resolver, a: Any, b: Any, out: Any, gemm: "dict[str, Any] | None" = None):
+    """The one path every call takes (:func:`matmul`, :func:`gemm`, a :class:`MatmulKernel`,
+    ``kernel("auto")``): check the operands (from metadata only; the fast check for plain 2-D cupy
+    arrays, else the full one, which raises for bad input), resolve the kernel for the call's
+    shape, launch. `gemm` holds gemm's epilogue arguments (None for matmul)."""
+    if gemm is None:
+        fast = fast_operands(a, b, out)
+        if fast is not None:
+            M, N, K, device, dt = fast
+            return resolve(M, N, K, dt, device)._launch_fast(a, b, out, M, N, K, device, dt)
+    da, db = describe(a, "a"), describe(b, "b")
+    p = semantics.resolve(da.shape, db.shape, da.dtype, db.dtype)
+    semantics.check_side(da, db)
+    g = None if gemm is None else execute.check_gemm(da, db, p, **gemm)
+    dout = None if out is None else describe(out, "out")
+    if g is None:
+        if dout is not None:
+            semantics.check_out(p, dout, ((da, "a"), (db, "b")), da.on_host, da.device)
+        if p.plain and da.dtype == db.dtype and da.c_contiguous and db.c_contiguous and (dout is None or dout.c_contiguous):
+            # numpy.matmul's 2-D case: the checked launch of today (copies strided operands)
+            return resolve(p.M, p.N, p.K, p.dtype, da.device)._run(da, db, dout, p.dtype)
+    elif dout is not None:
+        execute.check_gemm_out(p, dout, da, db, g)
+    if not _gpu():  # bad input has raised above, without a GPU too
+        raise RuntimeError("tiled_matmul needs a CUDA device and none is available "
+                           "(cupy.is_available() is False); source() and explain() work without one")
+    return execute.run(resolve, da, db, dout, p, g)
 
 
 class MatmulKernel:
@@ -116,10 +133,11 @@ class MatmulKernel:
         """The rendered CUDA C source for `dtype` (the strategy's default dtype when None)."""
         return render(self.strategy, self.config, dtype)
 
-    def compiled(self, dtype: Any = None, device: "int | None" = None) -> CompiledKernel:
+    def compiled(self, dtype: Any = None, device: "int | None" = None, ex: "ExSpec | None" = None) -> CompiledKernel:
         """The compiled kernel (compiling on first use) for `dtype` (the strategy's default
-        dtype when None) on `device`."""
-        return get_kernel(self.strategy, self.config, self.strategy.default_dtype if dtype is None else dtype, device)
+        dtype when None) on `device`, with the batch and epilogue extras `ex` (none when None)."""
+        return get_kernel(self.strategy, self.config, self.strategy.default_dtype if dtype is None else dtype, device,
+                          ex)
 
     def launch_dims(self, M: int, N: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(grid, block) this kernel launches for an M x N output."""
@@ -128,6 +146,10 @@ class MatmulKernel:
     def __call__(self, a: Any, b: Any, out: Any = None):
         """C = a @ b. Returns `out` itself if given, else a new array (see :func:`matmul`)."""
         return _call(self._resolve, a, b, out)
+
+    def gemm(self, a: Any, b: Any, c: Any = None, *, out: Any = None, **kwargs: Any):
+        """:func:`gemm` with this kernel's strategy and config."""
+        return _gemm(self._resolve, a, b, c, out, **kwargs)
 
     def _launch_fast(self, a, b, out, M: int, N: int, K: int, device: int, dt: DType):
         """The hot path for operands :func:`~tiled_matmul.operands.fast_operands` has vetted: one
@@ -227,6 +249,10 @@ class AutoKernel:
 
     def __call__(self, a: Any, b: Any, out: Any = None):
         return _call(self._resolve, a, b, out)
+
+    def gemm(self, a: Any, b: Any, c: Any = None, *, out: Any = None, **kwargs: Any):
+        """:func:`gemm` with `auto`'s choice for the call's shape."""
+        return _gemm(self._resolve, a, b, c, out, **kwargs)
 
 
 def _kernel_of(choice: dispatch.Choice) -> MatmulKernel:
@@ -362,6 +388,78 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, *,
     return kernel(strategy, precision=precision, **params)(a, b, out)
 
 
+def _swap(x: Any, name: str):
+    """x with its last two axes swapped, as a view (numpy and cupy arrays; other device objects
+    through a zero-copy cupy view)."""
+    op = describe(x, name)
+    if len(op.shape) < 2:
+        return x  # a 1-D operand is its own transpose, as in numpy
+    arr = op.array
+    if arr is None:
+        import cupy
+
+        arr = cupy.asarray(op.obj)
+    return arr.swapaxes(-1, -2)
+
+
+def _gemm(resolve: Resolver, a: Any, b: Any, c: Any, out: Any, *, alpha: float = 1.0, beta: float = 0.0,
+          trans_a: bool = False, trans_b: bool = False, bias: Any = None, bias_axis: int = 1,
+          activation: "str | None" = None, epilogue: "str | None" = None, **arrays: Any):
+    if trans_a:
+        a = _swap(a, "a")
+    if trans_b:
+        b = _swap(b, "b")
+    return _call(resolve, a, b, out, dict(alpha=alpha, beta=beta, c=c, bias=bias, bias_axis=bias_axis,
+                                          activation=activation, epilogue=epilogue, arrays=arrays))
+
+
+def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0, trans_a: bool = False,
+         trans_b: bool = False, bias: Any = None, bias_axis: int = 1, activation: "str | None" = None,
+         epilogue: "str | None" = None, out: Any = None, strategy: str = DEFAULT_STRATEGY,
+         precision: "str | None" = None, **kwargs: Any):
+    """``act(user(alpha * op(a) @ op(b) + beta * c + bias))`` in one kernel: the epilogue runs at
+    the kernel's store (for split-K rungs, in the kernel that sums the slices).
+
+    * `a`, `b`: as for :func:`matmul` (numpy.matmul semantics: batches, 1-D operands, dtype
+      promotion); ``op(x)`` is ``x`` with its last two axes swapped when `trans_a` / `trans_b`
+      (a view; a transposed operand is copied to row-major before the kernel reads it);
+    * `alpha`, `beta`: real scalars (run-time values: one compiled kernel serves them all; beta
+      = 0 does not read `c`, so NaN in `c` does not propagate, as in BLAS);
+    * `c`: any float dtype, broadcasting to the result's shape; it may be `out` itself (in-place
+      accumulate, ``gemm(a, b, c, beta=1.0, out=c)``); every other overlap with `out` is refused;
+    * `bias`: a 1-D vector of any float dtype, length N (one value per column, `bias_axis=1`) or
+      M (one per row, `bias_axis=0`), shared by every matrix of a batch;
+    * `activation`: ``"relu"``, ``"gelu"`` (erf), ``"gelu_tanh"``, ``"silu"``, ``"sigmoid"``;
+    * `epilogue`: a CUDA C expression over ``acc`` (the value so far, in the result dtype), ``i``,
+      ``j`` (the output's row and column in its matrix), ``M``, ``N``, and device arrays passed
+      as keyword arguments by name (float32/64, int32/64; indexed as flat C arrays, e.g.
+      ``epilogue="acc * scale[j] + shift[j]", scale=s, shift=t``). It runs after bias and before
+      the activation. Only numbers, those names, math functions (exp, tanh, erf, fmax, ...,
+      and the activations by name) and arithmetic, comparison, logic, ``?:`` and ``[]`` are
+      accepted; indices are not bounds-checked.
+    * `strategy` and the remaining keyword arguments that name its parameters choose the kernel,
+      and `precision` how float32 products are computed, as in :func:`matmul`; the other keyword
+      arguments are the epilogue's arrays.
+
+    Returns `out` itself if given, else a new array, as :func:`matmul`. Each distinct epilogue
+    (which parts, activation, expression, array dtypes) compiles once per strategy config.
+
+    >>> y = gemm(x, w, bias=b, activation="gelu")                    # doctest: +SKIP
+    >>> gemm(a, b, c, beta=1.0, out=c)                               # doctest: +SKIP
+    >>> gemm(a, b, epilogue="acc * scale[j]", scale=s)               # doctest: +SKIP
+    """
+    if strategy == "auto":
+        resolve: Resolver = kernel("auto", precision=precision)._resolve
+        arrays = kwargs
+    else:
+        names = registry.get(strategy).default.params()
+        tile = {k: v for k, v in kwargs.items() if k in names}
+        arrays = {k: v for k, v in kwargs.items() if k not in names}
+        resolve = kernel(strategy, precision=precision, **tile)._resolve  # type: ignore[union-attr]
+    return _gemm(resolve, a, b, c, out, alpha=alpha, beta=beta, trans_a=trans_a, trans_b=trans_b, bias=bias,
+                 bias_axis=bias_axis, activation=activation, epilogue=epilogue, **arrays)
+
+
 def tolerance(dtype: Any, K: int) -> float:
     """Allowed ‖C − ref‖/‖ref‖ for `dtype` and reduction length K.
 
@@ -378,4 +476,4 @@ def launch_grid(strategy: str, M: int, N: int, **params: int) -> tuple[int, int,
     return cfg.grid(M, N)
 
 
-__all__ = ["matmul", "kernel", "source", "MatmulKernel", "AutoKernel", "tolerance", "launch_grid", "cdiv"]
+__all__ = ["matmul", "gemm", "kernel", "source", "MatmulKernel", "AutoKernel", "tolerance", "launch_grid", "cdiv"]

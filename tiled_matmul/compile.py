@@ -22,6 +22,7 @@ from typing import Any
 
 from .configs import Config
 from .dtypes import FLOAT32, DType, as_dtype
+from .epilogue import ExSpec
 from . import registry
 from .registry import Strategy, get
 from .render import kernel_name, render
@@ -60,6 +61,11 @@ class CompiledKernel:
     compile_seconds: float
     attributes: dict = field(default_factory=dict)
     _companions: dict = field(default_factory=dict, repr=False)
+    #: the batch and epilogue extras it was rendered with (None: the plain kernel)
+    ex: "ExSpec | None" = None
+
+    #: matrices one launch of this kernel computes (a plain kernel: one; see epilogue.ExLaunch)
+    batch = 1
 
     @property
     def launcher(self) -> "DirectLauncher":
@@ -185,6 +191,18 @@ def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Confi
     return cupy.RawModule(path=str(path)).get_function(symbol or name)
 
 
+def _with_expression(exc: KernelCompileError, ex: "ExSpec | None") -> KernelCompileError:
+    """`exc`, its message led by the user's epilogue expression and the line of the rendered
+    source that holds it, when the kernel has one (NVRTC's log names that line)."""
+    if ex is None or not ex.expression:
+        return exc
+    line = next((n for n, text in enumerate(exc.source.splitlines(), 1) if "TM_USER_EXPRESSION" in text), 0)
+    out = KernelCompileError(exc.strategy, exc.config, exc.dtype, exc.log, exc.source)
+    out.args = (f"the epilogue expression {ex.text or ex.expression!r} (line {line} of the rendered source) did not "
+                f"compile:\n{exc.log.strip()}\n\n{exc.args[0]}",)
+    return out
+
+
 _cache: dict[tuple, CompiledKernel] = {}
 _key_locks: dict[tuple, threading.Lock] = {}
 _locks_guard = threading.Lock()
@@ -192,8 +210,10 @@ _locks_guard = threading.Lock()
 compile_counts: Counter = Counter()
 
 
-def cache_key(strategy: str, config: Config, dtype: Any, device: int) -> tuple:
-    return (strategy, config, as_dtype(dtype), int(device))
+def cache_key(strategy: str, config: Config, dtype: Any, device: int, ex: "ExSpec | None" = None) -> tuple:
+    """The in-process cache key; a plain kernel's key is what it always was (no extras entry)."""
+    key = (strategy, config, as_dtype(dtype), int(device))
+    return key if ex is None else key + (ex,)
 
 
 def clear_cache() -> None:
@@ -215,17 +235,21 @@ def _forget_strategy(name: str) -> None:
 registry.on_change(_forget_strategy)
 
 
-def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32, device: "int | None" = None) -> CompiledKernel:
-    """The compiled kernel for (strategy, config, dtype, device), compiling it on first use.
+def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32, device: "int | None" = None,
+               ex: "ExSpec | None" = None) -> CompiledKernel:
+    """The compiled kernel for (strategy, config, dtype, device), rendered with the batch and
+    epilogue extras `ex` (:class:`~tiled_matmul.epilogue.ExSpec`; None for the plain kernel),
+    compiling it on first use.
 
     Validates the config for that device and dtype first (ValueError/TypeError), and raises
-    :class:`KernelCompileError` with the log and numbered source if NVRTC fails.
+    :class:`KernelCompileError` with the log and numbered source if NVRTC fails (for a user
+    epilogue expression, the message starts with the expression).
     """
     import cupy
 
     entry = get(strategy) if isinstance(strategy, str) else strategy
     dev = cupy.cuda.Device().id if device is None else int(device)
-    key = cache_key(entry.name, config, dtype, dev)
+    key = cache_key(entry.name, config, dtype, dev, ex)
     hit = _cache.get(key)
     if hit is not None:
         return hit
@@ -237,25 +261,28 @@ def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32,
             return hit
         dt = as_dtype(dtype)
         config.validate(dev, dt)
-        source = render(entry, config, dt)
+        source = render(entry, config, dt, ex)
         name = kernel_name(entry.name, config, dt)
         smem = config.smem_bytes(dt)
         t0 = time.perf_counter()
         with cupy.cuda.Device(dev):
             if config.NVRTC_ARCH:
-                raw = _arch_kernel(source, name, config.NVRTC_ARCH, entry.name, config, dt)
+                try:
+                    raw = _arch_kernel(source, name, config.NVRTC_ARCH, entry.name, config, dt)
+                except KernelCompileError as exc:
+                    raise _with_expression(exc, ex) from None
             else:
                 raw = cupy.RawKernel(source, name, options=NVRTC_OPTIONS, backend="nvrtc")
                 try:
                     raw.compile()
                 except cupy.cuda.compiler.CompileException as exc:
-                    raise KernelCompileError(entry.name, config, dt, str(exc), source) from None
+                    raise _with_expression(KernelCompileError(entry.name, config, dt, str(exc), source), ex) from None
             if config.DYNAMIC_SMEM and smem > DEFAULT_SMEM_LIMIT:
                 raw.max_dynamic_shared_size_bytes = smem
             attributes = dict(raw.attributes)
         compiled = CompiledKernel(
             strategy=entry.name, config=config, dtype=dt, device=dev, name=name, source=source,
-            raw=raw, smem_bytes=smem, compile_seconds=time.perf_counter() - t0, attributes=attributes,
+            raw=raw, smem_bytes=smem, compile_seconds=time.perf_counter() - t0, attributes=attributes, ex=ex,
         )
         compile_counts[key] += 1
         _cache[key] = compiled

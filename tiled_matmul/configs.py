@@ -58,6 +58,10 @@ class Config:
     TENSOR_CORES: ClassVar[bool] = False
     #: the precision modes this strategy computes (:data:`tiled_matmul.precision.MODES`)
     PRECISIONS: ClassVar[tuple[str, ...]] = ("ieee",)
+    #: the grid axis (0 x, 1 y, 2 z) a batched launch puts the batch index on: one the config's
+    #: own grid leaves at 1 (z for the 2-D grids; the 1-D grids of the warp-tiled and skinny
+    #: rungs use y, as their z holds K slices)
+    BATCH_AXIS: ClassVar[int] = 2
 
     #: every config class with a STRATEGY, by strategy name (filled by __init_subclass__), so a
     #: rule's message can name the strategies that compute a dtype without importing the registry
@@ -284,6 +288,8 @@ class WarpGridConfig(Config):
     to (row, column) in grouped order. Subclasses declare bm, bn, bk (or a BK constant), and
     either wm, wn (a grid of warp tiles) or their own block()."""
 
+    BATCH_AXIS: ClassVar[int] = 1
+
     #: slices of K (blockIdx.z); the split_k strategy overrides this with a parameter
     @property
     def splits(self) -> int:
@@ -395,7 +401,8 @@ class SplitReduce:
             return
         import cupy
 
-        work = cupy.empty((slices, M, N), dtype=C.dtype)
+        # [batch][slices][M][N]: a batched launch (epilogue.ExLaunch) keeps each matrix's slices together
+        work = cupy.empty((getattr(kernel, "batch", 1) * slices, M, N), dtype=C.dtype)
         kernel.launcher(grid, A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
         self.launch_reduce(kernel, work, C, M, N, flags, stream, *reduce_args)
 
@@ -431,6 +438,7 @@ class SkinnyConfig(SplitReduce, Config):
     :meth:`output_blocks`, :meth:`streamed` and ``tile_k`` (the K depth of one step).
     """
 
+    BATCH_AXIS: ClassVar[int] = 1
     #: the most K slices one launch uses
     MAX_SPLITS: ClassVar[int] = 64
     #: the largest workspace ([S, M, N] partial products) one launch allocates: 64 MiB
@@ -500,7 +508,9 @@ class SkinnyConfig(SplitReduce, Config):
                stream: Any) -> None:
         """One launch into C, or, when :meth:`k_splits` says so, the slices into a fresh workspace
         and then the fixed-order reduction into C, both on `stream`."""
-        splits = self.k_splits(M, N, K, device_limits(kernel.device).sm_count, kernel.dtype)
+        # a batch fills the GPU with its matrices: each gets its share of the SMs to split K for
+        sms = device_limits(kernel.device).sm_count // getattr(kernel, "batch", 1)
+        splits = self.k_splits(M, N, K, sms, kernel.dtype)
         grid = (self.output_blocks(M, N), 1, splits)
         self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(splits))
 

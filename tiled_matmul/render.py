@@ -17,6 +17,7 @@ import jinja2
 
 from .configs import Config
 from .dtypes import as_dtype
+from .epilogue import ExSpec, render_vars
 from .strategy import Strategy
 
 
@@ -54,9 +55,13 @@ def kernel_name(strategy: str, config: Config, dtype: Any) -> str:
     return f"tm_{strategy}_{as_dtype(dtype).short}_{config.tag()}"
 
 
-def render(entry: Strategy, config: Config, dtype: Any = None) -> str:
+def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | None" = None) -> str:
     """CUDA C source of the strategy `entry` for `config` and `dtype` (the strategy's default
-    dtype when None). Needs no GPU."""
+    dtype when None), with the batch and epilogue extras of `ex` (none when None: the plain
+    kernel). Needs no GPU.
+
+    Raises ValueError when `ex` asks for extras the strategy's template has no hooks for (a
+    strategy registered from user code that predates them)."""
     if not isinstance(config, entry.config_cls):
         raise TypeError(
             f"strategy {entry.name!r} takes a {entry.config_cls.__name__}, got {type(config).__name__}"
@@ -72,7 +77,18 @@ def render(entry: Strategy, config: Config, dtype: Any = None) -> str:
         VEC_T=dt.vec_ctype,
         DTYPE=dt.name,
         PARAMS=", ".join(f"{k}={v}" for k, v in config.params().items()),
+        CT=dt.ctype,
+        **render_vars(ex, config.BATCH_AXIS),
     )
     env = environment()
     template = env.get_template(entry.template) if entry.template_text is None else env.from_string(entry.template_text)
-    return template.render(**variables)
+    source = template.render(**variables)
+    if ex is not None:
+        # the epilogue's definition names tm_epilogue once; a template with hooks calls it too
+        missing = [what for what, needed, found in (("an epilogue", ex.epilogue, source.count("tm_epilogue(") > 1),
+                                                     ("batches", ex.batched, "tm_batch" in source))
+                   if needed and not found]
+        if missing:
+            raise ValueError(f"strategy {entry.name!r}: its template has no hooks for {' or '.join(missing)} "
+                             "(EPI, EX_PARAMS, EX_PROLOGUE: see kernels/_epilogue.cuh.j2); pick another strategy")
+    return source

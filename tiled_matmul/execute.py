@@ -1,0 +1,338 @@
+"""The general call path: batches, 1-D operands, mixed dtypes, strided `out`, and gemm epilogues.
+
+Plain 2-D calls on C-contiguous cupy arrays never come here (``api._call`` launches them on the
+fast path). Everything else is checked first, from metadata (:mod:`tiled_matmul.semantics`,
+:func:`check_gemm`), and only then staged and launched:
+
+1. stage each operand on the device in the result dtype: zero-copy where it already is one
+   (device memory, right dtype, rows read in place: unit inner stride and a row stride of its
+   column count); host data, other dtypes and other layouts are copied once (a broadcast operand
+   is copied before it is broadcast, never per matrix);
+2. collapse the batch dimensions: adjacent dimensions along which every operand's stride is
+   linear merge, so the common cases are one batch of one stride per operand (0 for a broadcast
+   operand); a batch that does not collapse runs one launch per index of its outer dimensions;
+3. fold: a batch of row-major A matrices stacked contiguously against one shared B (a broadcast
+   weight) is the single 2-D product of the stacked rows, launched as one (when no bias by rows
+   and no user expression depends on the row index);
+4. both operands column-major (``a.T @ b.T``, Fortran order): C = (Bᵀ Aᵀ)ᵀ, exact, with Bᵀ and Aᵀ
+   read in place; the fresh result is returned as the transpose of the row-major N x M product;
+5. launch: one launch per (collapsed) batch, the batch index on the grid axis the config names
+   (``Config.BATCH_AXIS``; at most 65535 matrices per launch), with the extras of
+   :class:`~tiled_matmul.epilogue.ExSpec`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from .device import device_limits, gpu_available
+from .dtypes import DType
+from .epilogue import ACTIVATIONS, ARRAY_CTYPES, ExLaunch, ExSpec, UserArray, check_array_name, check_expression
+from .operands import Operand, describe, launch_flags
+from .semantics import Product, check_dtype, check_out, check_side, resolve, same_array
+
+#: matrices one launch takes along its batch axis (the grid's y and z limit)
+MAX_BATCH_PER_LAUNCH = 65535
+
+#: test hook: when set, called as hook(a_ptr, b_ptr, c_ptr, M, N, K, batch) before each launch of
+#: this path, so tests can assert an operand was read in place (its caller's pointer) or folded
+launch_hook: "Callable[..., None] | None" = None
+
+
+@dataclass
+class Gemm:
+    """Checked gemm arguments (metadata only): what the epilogue reads, and how."""
+
+    alpha: float = 1.0
+    beta: float = 0.0
+    c: "Operand | None" = None
+    bias: "Operand | None" = None
+    bias_axis: int = 1
+    activation: "str | None" = None
+    expression: "str | None" = None
+    text: "str | None" = None
+    arrays: dict = field(default_factory=dict)  # name -> Operand
+
+    def spec(self, ctype: str, batched: bool) -> "ExSpec | None":
+        """The ExSpec of these arguments (None: a plain kernel does)."""
+        spec = ExSpec(
+            ctype, batched=batched, alpha=self.alpha != 1.0, beta=self.beta != 0.0,
+            bias=self.bias_axis if self.bias is not None else None, activation=self.activation,
+            expression=self.expression, text=self.text,
+            arrays=tuple(UserArray(n, ARRAY_CTYPES[op.dtype.name]) for n, op in self.arrays.items()),
+        )
+        return spec if spec.batched or spec.epilogue else None
+
+
+def check_gemm(da: Operand, db: Operand, p: Product, *, alpha: Any, beta: Any, c: Any, bias: Any, bias_axis: Any,
+               activation: Any, epilogue: Any, arrays: Mapping[str, Any]) -> Gemm:
+    """Check gemm's own arguments against the product `p` (metadata only; raises TypeError or
+    ValueError saying what was given and what is allowed)."""
+    g = Gemm()
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a real number; got {type(value).__name__}")
+        if not math.isfinite(float(value)):
+            raise ValueError(f"{name} must be finite; got {value}")
+    g.alpha, g.beta = float(alpha), float(beta)
+    side = [(da, "a"), (db, "b")]
+    if c is not None:
+        dc = describe(c, "c")
+        check_dtype(dc.dtype, "c")
+        _same_place(dc, da, "c")
+        try:
+            np.broadcast_shapes(dc.shape, p.out_shape)
+            fits = np.broadcast_shapes(dc.shape, p.out_shape) == p.out_shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"c has shape {dc.shape}; it must broadcast to the result's shape {p.out_shape}")
+        g.c = dc
+    elif g.beta != 0.0:
+        raise ValueError(f"beta = {g.beta} reads c, and no c was given; pass c, or beta=0")
+    if bias is not None:
+        if bias_axis not in (0, 1) or isinstance(bias_axis, bool):
+            raise ValueError(f"bias_axis must be 0 (one value per row, length M) or 1 (one per column, length N); "
+                             f"got {bias_axis!r}")
+        db_ = describe(bias, "bias")
+        check_dtype(db_.dtype, "bias")
+        _same_place(db_, da, "bias")
+        want = p.M if bias_axis == 0 else p.N
+        if len(db_.shape) != 1 or db_.shape[0] != want:
+            raise ValueError(f"bias has shape {db_.shape}; with bias_axis={bias_axis} it must be 1-D of length "
+                             f"{'M' if bias_axis == 0 else 'N'} = {want}")
+        g.bias, g.bias_axis = db_, int(bias_axis)
+    if activation is not None and activation not in ACTIVATIONS:
+        raise ValueError(f"activation {activation!r} is not one of {', '.join(ACTIVATIONS)} (or None)")
+    g.activation = activation
+    if epilogue is None and arrays:
+        raise TypeError(f"unexpected keyword argument(s) {', '.join(sorted(arrays))}: extra arrays are only "
+                        "read by an epilogue= expression (or they are misspelt tile parameters)")
+    if epilogue is not None:
+        for name in arrays:
+            check_array_name(name)
+        g.expression, g.text = check_expression(epilogue, arrays), epilogue
+        for name, obj in arrays.items():
+            op = describe(obj, name)
+            if op.dtype.name not in ARRAY_CTYPES:
+                raise TypeError(f"{name} has dtype {op.dtype.name}; extra arrays may be "
+                                f"{', '.join(ARRAY_CTYPES)}")
+            _same_place(op, da, name)
+            g.arrays[name] = op
+    return g
+
+
+def _same_place(op: Operand, da: Operand, name: str) -> None:
+    if op.on_host != da.on_host:
+        raise TypeError(f"{name} must be {'a host (numpy)' if da.on_host else 'a device'} array like a and b; "
+                        f"got {op.kind}")
+    if not op.on_host and op.device != da.device:
+        raise ValueError(f"{name} is on device {op.device} but a and b are on device {da.device}")
+
+
+def check_gemm_out(p: Product, dout: Operand, da: Operand, db: Operand, g: Gemm) -> None:
+    """`out` for gemm: numpy's rules, and no overlap with any input but `c` itself."""
+    inputs = [(da, "a"), (db, "b")] + [(op, n) for op, n in ((g.c, "c"), (g.bias, "bias")) if op is not None]
+    inputs += [(op, n) for n, op in g.arrays.items()]
+    check_out(p, dout, inputs, da.on_host, da.device, may_alias=g.c)
+
+
+# ---------------------------------------------------------------------------------------------
+# staging and launching (needs a GPU)
+# ---------------------------------------------------------------------------------------------
+def _device_array(op: Operand):
+    """A cupy array over `op` (zero-copy on the device; host data copied to the current device)."""
+    import cupy
+
+    if op.on_host:
+        return cupy.asarray(op.array if op.array is not None else op.obj)
+    if 0 in op.shape:
+        return cupy.empty(op.shape, dtype=op.dtype)
+    return op.array if op.array is not None else cupy.asarray(op.obj)
+
+
+def _rows_in_place(x) -> bool:
+    """Whether every matrix of `x` (its last two axes) is row-major with a row stride of its
+    column count: what the kernels read (strides of length-1 axes do not matter)."""
+    rows, cols = x.shape[-2:]
+    rs, cs = x.strides[-2:]
+    isz = x.itemsize
+    return (cols <= 1 or cs == isz) and (rows <= 1 or rs == cols * isz)
+
+
+def _stage(op: Operand, dt: DType):
+    """`op` on the device in dtype `dt` (zero-copy when it already is one)."""
+    x = _device_array(op)
+    if x.dtype != dt.numpy:
+        x = x.astype(dt.numpy)  # numpy's promotion: a copy, C-contiguous
+    return x
+
+
+def _readable(x):
+    """`x` with each matrix (or its one vector) readable in place: copied only if it is not."""
+    import cupy
+
+    if (x.ndim >= 2 and not _rows_in_place(x)) or (x.ndim == 1 and x.size > 1 and x.strides[0] != x.itemsize):
+        return cupy.ascontiguousarray(x)
+    return x
+
+
+def _column_major(x) -> bool:
+    """Whether every matrix of `x` is column-major with a column stride of its row count (so its
+    transpose is read in place) and not also row-major (a single row or column)."""
+    return x.ndim >= 2 and _rows_in_place(x.swapaxes(-1, -2)) and not _rows_in_place(x)
+
+
+def _collapse(batch: tuple[int, ...], strides: list[tuple[int, ...]]) -> list[tuple[int, list[int]]]:
+    """Batch dims as (count, [stride per operand]) groups, outermost first: adjacent dims merge
+    where every operand's stride is linear across them; length-1 dims drop out."""
+    dims = [(n, [s[d] for s in strides]) for d, n in enumerate(batch) if n != 1]
+    groups: list[tuple[int, list[int]]] = []
+    for n, st in reversed(dims):
+        if groups:
+            inner_n, inner_st = groups[0]
+            if all(s == t * inner_n for s, t in zip(st, inner_st)):
+                groups[0] = (inner_n * n, inner_st)
+                continue
+        groups.insert(0, (n, st))
+    return groups or [(1, [0] * len(strides))]
+
+
+class _At:
+    """The address of one matrix, shaped like what ``Config.launch`` reads of its arrays."""
+
+    def __init__(self, ptr: int, dtype: Any):
+        self.data = self
+        self.ptr = ptr
+        self.dtype = dtype
+        self.itemsize = dtype.itemsize
+
+
+def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | None", p: Product,
+        g: "Gemm | None" = None):
+    """Compute a checked call (see the module docstring) and return what matmul and gemm return:
+    `out` itself when given, else a new array (numpy for host inputs, cupy otherwise) of numpy's
+    result shape. `resolve_kernel(M, N, K, dtype, device)` names the MatmulKernel to run."""
+    if not gpu_available():
+        raise RuntimeError("tiled_matmul needs a CUDA device and none is available "
+                           "(cupy.is_available() is False); source() and explain() work without one")
+    import cupy
+
+    dt = p.dtype
+    device = cupy.cuda.Device().id if da.on_host else da.device
+    with cupy.cuda.Device(device):
+        full = p.batch + (p.M, p.N)
+        A, B = _stage(da, dt), _stage(db, dt)
+        # Both operands column-major (a.T @ b.T of row-major arrays, Fortran order): C = (B^T A^T)^T
+        # exactly, B^T and A^T read in place; the result is the transpose of a row-major N x M
+        # product (an F-ordered array). Only for a fresh result whose epilogue swaps cleanly.
+        if (dout is None and not p.a_vector and not p.b_vector and _column_major(A) and _column_major(B)
+                and (g is None or (g.beta == 0.0 and not g.expression))):
+            swapped = Product(p.N, p.M, p.K, p.batch, False, False, dt)
+            CT = cupy.empty(p.batch + (p.N, p.M), dtype=dt.numpy)
+            if p.count and p.M and p.N:
+                gt = None if g is None else dataclasses.replace(g, bias_axis=1 - g.bias_axis)
+                _compute(resolve_kernel, B.swapaxes(-1, -2), A.swapaxes(-1, -2), CT, swapped, gt, device)
+            result = CT.swapaxes(-1, -2)
+            return result.get() if da.on_host else result
+        direct = (dout is not None and not dout.on_host and dout.c_contiguous and 0 not in dout.shape)
+        C = _device_array(dout).reshape(full) if direct else cupy.empty(full, dtype=dt.numpy)
+        if p.count and p.M and p.N:
+            _compute(resolve_kernel, _readable(A), _readable(B), C, p, g, device)
+        if dout is not None:
+            if not direct:
+                if dout.on_host:  # numpy's copyto takes any strides (cupy's get(out=) does not)
+                    np.copyto(dout.array if dout.array is not None else dout.obj, C.reshape(p.out_shape).get())
+                elif 0 not in dout.shape:
+                    _device_array(dout)[...] = C.reshape(p.out_shape)
+            return dout.obj
+        result = C.reshape(p.out_shape)
+        return result.get() if da.on_host else result
+
+
+def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", device: int) -> None:
+    """C (a fresh or the caller's C-contiguous array of shape batch + (M, N)) = the product of
+    the staged, readable operands A and B (still 1-D where the call's were)."""
+    import cupy
+
+    dt, M, N, K = p.dtype, p.M, p.N, p.K
+    if p.a_vector:
+        A = A[None, :]
+    if p.b_vector:
+        B = B[:, None]
+    A = cupy.broadcast_to(A, p.batch + A.shape[-2:])
+    B = cupy.broadcast_to(B, p.batch + B.shape[-2:])
+    isz = dt.itemsize
+    values: dict[str, Any] = {}
+    cin = None
+    if g is not None:
+        if g.beta != 0.0:
+            # c may be out itself (in-place accumulate): read where it lies when it is C itself
+            cin = _device_array(g.c)
+            if cin.data.ptr != C.data.ptr or cin.dtype != C.dtype:
+                cin = cupy.ascontiguousarray(cupy.broadcast_to(cin.astype(dt.numpy, copy=False), p.out_shape))
+            cin = cin.reshape(p.batch + (M, N))
+            values.update(cin=cin.data.ptr, beta=g.beta)
+        if g.alpha != 1.0:
+            values["alpha"] = g.alpha
+        # (staged copies are freed when this returns: CuPy's pool hands their memory out again only
+        # to work ordered after these launches on the same stream)
+        if g.bias is not None:
+            bias = cupy.ascontiguousarray(_device_array(g.bias).astype(dt.numpy, copy=False))
+            values["bias"] = bias.data.ptr
+        for name, op in g.arrays.items():
+            arr = cupy.ascontiguousarray(_device_array(op))
+            values[f"u_{name}"] = arr.data.ptr
+    ops = [A, B, C] + ([cin] if cin is not None else [])
+    groups = _collapse(p.batch, [tuple(s // isz for s in x.strides[:-2]) for x in ops])
+    count, inner = groups[-1]
+    outer = groups[:-1]
+    # a shared B against row-major A matrices stacked without gaps: one 2-D product of the rows
+    stacked = [M * K, 0, M * N] + ([M * N] if cin is not None else [])
+    if (count > 1 and inner == stacked and not (g is not None and (g.expression or (g.bias is not None and g.bias_axis == 0)))):
+        M, count = M * count, 1
+    # `auto` picks for the batch as for its matrices stacked (the tiles of every matrix fill the
+    # GPU together, so a K split that one small matrix would want is not needed)
+    kern = resolve_kernel(M * count, N, K, dt, device)
+    cfg = kern.config
+    spec = g.spec(dt.ctype, count > 1) if g is not None else (ExSpec(dt.ctype, batched=True) if count > 1 else None)
+    compiled = kern.compiled(dt, device, ex=spec)
+    limit = device_limits(device).max_grid_y
+    if cfg.grid(M, N)[1] > limit:
+        raise ValueError(f"M={M} needs {cfg.grid(M, N)[1]} blocks along grid y, over the device limit {limit}; "
+                         f"use a strategy config with a taller tile")
+    stream = cupy.cuda.get_current_stream()
+    sa, sb, sc = inner[0], inner[1], inner[2]
+    for index in itertools.product(*(range(n) for n, _ in outer)):
+        offs = [sum(i * st[k] for i, (_, st) in zip(index, outer)) for k in range(len(ops))]
+        for first in range(0, count, MAX_BATCH_PER_LAUNCH):
+            n = min(MAX_BATCH_PER_LAUNCH, count - first)
+            ptrs = [x.data.ptr + (off + first * st) * isz for x, off, st in zip(ops, offs, inner)]
+            a_ptr, b_ptr, c_ptr = ptrs[:3]
+            # 16-byte vector paths need every matrix of the batch aligned: a misaligned batch
+            # stride clears the flag as a misaligned pointer would
+            flags = launch_flags(a_ptr | (sa * isz % 16 if n > 1 else 0), b_ptr | (sb * isz % 16 if n > 1 else 0),
+                                 c_ptr | (sc * isz % 16 if n > 1 else 0), K, N, isz)
+            if launch_hook is not None:
+                launch_hook(a_ptr, b_ptr, c_ptr, M, N, K, n)
+            if spec is None:
+                cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _At(c_ptr, dt.numpy), M, N, K,
+                           flags, stream)
+                continue
+            vals = dict(values)
+            if spec.batched:
+                vals.update(sa=sa, sb=sb)
+            if cin is not None:
+                vals.update(cin=ptrs[3], scin=inner[3])
+            bound = ExLaunch(compiled, spec, vals, c_ptr, n, sc, cfg.BATCH_AXIS)
+            cfg.launch(bound, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _At(c_ptr, dt.numpy), M, N, K, flags,
+                       stream)
+
+
+__all__ = ["Gemm", "check_gemm", "check_gemm_out", "run", "MAX_BATCH_PER_LAUNCH"]

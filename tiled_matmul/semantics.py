@@ -1,0 +1,168 @@
+"""``numpy.matmul`` semantics from metadata alone: shapes, dtypes and `out`, before anything runs.
+
+:func:`resolve` turns two operand shapes and dtypes into a :class:`Product`: M, N, K, the
+broadcast batch shape, which operands were 1-D (numpy promotes a 1-D `a` to a row, a 1-D `b` to a
+column, and removes the added axis from the result), the result dtype (numpy's promotion among
+float16, float32 and float64) and the result's shape. :func:`check_call` describes the caller's
+objects (:func:`tiled_matmul.operands.describe`), resolves them and checks `out` as numpy does,
+raising TypeError/ValueError that say what was given and what is allowed. Nothing here needs a GPU.
+
+>>> p = resolve((2, 1, 3, 4), (5, 4, 6), np.dtype("float32"), np.dtype("float64"))
+>>> p.batch, (p.M, p.N, p.K), p.dtype, p.out_shape
+((2, 5), (3, 6, 4), DType('float64'), (2, 5, 3, 6))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from .dtypes import BY_CHAR, DType
+from .operands import MAX_DIM, Operand, describe
+
+#: input dtypes numpy's promotion may mix (the kernels compute float32 and float64)
+INPUT_DTYPES = ("float16", "float32", "float64")
+
+
+@dataclass(frozen=True)
+class Product:
+    """One resolved ``matmul(a, b)``: each matrix product is M x K by K x N, over `batch`."""
+
+    M: int
+    N: int
+    K: int
+    batch: tuple[int, ...]
+    a_vector: bool  # a was 1-D (K,): a row, its axis removed from the result
+    b_vector: bool  # b was 1-D (K,): a column, its axis removed from the result
+    dtype: DType
+
+    @property
+    def out_shape(self) -> tuple[int, ...]:
+        """The result's shape, numpy's: batch, then M unless `a` was 1-D, then N unless `b` was."""
+        return self.batch + (() if self.a_vector else (self.M,)) + (() if self.b_vector else (self.N,))
+
+    @property
+    def count(self) -> int:
+        """Matrix products in the batch (1 unbatched, 0 for a zero-size batch)."""
+        return int(np.prod(self.batch, dtype=np.int64))
+
+    @property
+    def plain(self) -> bool:
+        """A 2-D product: no batch and no 1-D operand."""
+        return not self.batch and not self.a_vector and not self.b_vector
+
+
+def check_dtype(dtype: np.dtype, name: str) -> None:
+    """TypeError unless `dtype` is one numpy's promotion may take here (float16/32/64)."""
+    if np.dtype(dtype).name not in INPUT_DTYPES:
+        raise TypeError(f"{name} has dtype {np.dtype(dtype).name}; supported dtypes are float32, float64 (float16 "
+                        "is accepted where it promotes to one of them); integer, bool and complex arrays are not "
+                        f"supported: cast with {name}.astype(numpy.float32)")
+
+
+def result_dtype(a: np.dtype, b: np.dtype) -> DType:
+    """numpy's result dtype for a @ b among float16/32/64, as a kernel dtype; TypeError for a
+    float16 result (no float16 kernels yet) and for dtypes outside those three."""
+    check_dtype(a, "a")
+    check_dtype(b, "b")
+    rt = np.promote_types(a, b)
+    if rt == np.float16:
+        raise TypeError("a and b have dtype float16, so the result would be float16, and float16 kernels are not "
+                        "available yet; cast one operand to float32 (the other is then promoted to it)")
+    return BY_CHAR[rt.char]
+
+
+def resolve(a_shape: tuple[int, ...], b_shape: tuple[int, ...], a_dtype: Any, b_dtype: Any) -> Product:
+    """The :class:`Product` of ``numpy.matmul`` for operands of these shapes and dtypes.
+
+    Raises ValueError for 0-d operands, mismatched inner dimensions and batch shapes that do not
+    broadcast (numpy's rules), and TypeError for dtypes (see :func:`result_dtype`).
+    """
+    dt = result_dtype(np.dtype(a_dtype), np.dtype(b_dtype))
+    for shape, name in ((a_shape, "a"), (b_shape, "b")):
+        if len(shape) == 0:
+            raise ValueError(f"{name} is 0-d (a scalar); matmul needs arrays of at least 1 dimension "
+                             "(use * to scale)")
+    a_vec, b_vec = len(a_shape) == 1, len(b_shape) == 1
+    M, K = (1, a_shape[0]) if a_vec else a_shape[-2:]
+    Kb, N = (b_shape[0], 1) if b_vec else b_shape[-2:]
+    if K != Kb:
+        what = "a.shape[-1]" if not a_vec else "a.shape[0]"
+        wb = "b.shape[-2]" if not b_vec else "b.shape[0]"
+        raise ValueError(f"inner dimensions differ: a is {tuple(a_shape)} and b is {tuple(b_shape)}; "
+                         f"{what} ({K}) must equal {wb} ({Kb})")
+    try:
+        batch = tuple(int(n) for n in np.broadcast_shapes(tuple(a_shape[:-2]), tuple(b_shape[:-2])))
+    except ValueError:
+        raise ValueError(f"batch dimensions do not broadcast: a is {tuple(a_shape)} (batch {tuple(a_shape[:-2])}) "
+                         f"and b is {tuple(b_shape)} (batch {tuple(b_shape[:-2])}); each pair of batch "
+                         "dimensions, aligned from the right, must be equal or one of them 1") from None
+    for dim, value in (("M", M), ("K", K), ("N", N)):
+        if value > MAX_DIM:
+            raise ValueError(f"{dim} = {value} is over {MAX_DIM} (2**31 - 1), the largest dimension the "
+                             "kernels index; split the product into blocks")
+    return Product(int(M), int(N), int(K), batch, a_vec, b_vec, dt)
+
+
+def _overlaps(x: Operand, y: Operand) -> bool:
+    rx, ry = x.byte_range(), y.byte_range()
+    return rx is not None and ry is not None and rx[0] < ry[1] and ry[0] < rx[1]
+
+
+def same_array(x: Operand, y: Operand) -> bool:
+    """Whether two operands view exactly the same elements the same way (in-place accumulate)."""
+    sx = x.strides if x.strides is not None else None
+    sy = y.strides if y.strides is not None else None
+    return (x.ptr == y.ptr and x.shape == y.shape and x.dtype == y.dtype and x.device == y.device
+            and (sx == sy or x.c_contiguous and y.c_contiguous))
+
+
+def check_out(p: Product, dout: Operand, inputs: Iterable[tuple[Operand, str]], host: bool,
+              device: "int | None", may_alias: "Operand | None" = None) -> None:
+    """numpy's rules for `out` (its exact result shape, the result dtype, writable), plus ours: on
+    the inputs' side (host or device), and sharing no memory with any input except `may_alias`
+    when it is the very same array (gemm's ``c``, for ``out=c``)."""
+    if dout.on_host != host:
+        kind = "a numpy array" if host else "a device array"
+        raise TypeError(f"out must be {kind} like the inputs; got {dout.kind}")
+    if dout.shape != p.out_shape:
+        raise ValueError(f"out has shape {dout.shape}; a @ b needs shape {p.out_shape}")
+    if dout.dtype != p.dtype.numpy:
+        raise TypeError(f"out has dtype {dout.dtype.name}; the result dtype is {p.dtype} (numpy's promotion "
+                        "of the inputs' dtypes): pass an out of that dtype")
+    if not dout.writable:
+        raise ValueError("out is read-only; pass a writable array")
+    if not host and dout.device != device:
+        raise ValueError(f"out is on device {dout.device} but the inputs are on device {device}")
+    for op, name in inputs:
+        if _overlaps(dout, op) and not (may_alias is op and same_array(dout, op)):
+            raise ValueError(f"out overlaps input {name}; pass an out that shares no memory with the inputs"
+                             + (" (c itself may be out, for an in-place accumulate)" if may_alias is not None else ""))
+
+
+def check_call(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "Operand | None", Product]:
+    """Describe and check ``matmul(a, b, out=out)`` from metadata: (a, b, out, product).
+    Raises TypeError/ValueError; writes nothing."""
+    da, db = describe(a, "a"), describe(b, "b")
+    p = resolve(da.shape, db.shape, da.dtype, db.dtype)
+    check_side(da, db)
+    dout = None
+    if out is not None:
+        dout = describe(out, "out")
+        check_out(p, dout, ((da, "a"), (db, "b")), da.on_host, da.device)
+    return da, db, dout, p
+
+
+def check_side(da: Operand, db: Operand) -> None:
+    """Both operands on the host, or both on one device."""
+    if da.on_host != db.on_host:
+        raise TypeError("a and b must both be host (numpy) arrays or both device arrays; "
+                        f"got {da.kind} and {db.kind}")
+    if not da.on_host and da.device != db.device:
+        raise ValueError(f"a is on device {da.device} and b on device {db.device}; move them to one device first")
+
+
+__all__ = ["Product", "INPUT_DTYPES", "resolve", "result_dtype", "check_dtype", "check_out", "check_call",
+           "check_side", "same_array"]
