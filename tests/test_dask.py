@@ -52,7 +52,15 @@ def fake_kernel(monkeypatch):
         calls.append((strategy, params))
         return fake_product(a, b)
 
+    def fake_gemm(a, b, c=None, *, beta=0.0, out=None, strategy="auto", **params):
+        """c * beta + a @ b into out, as tm.gemm(..., beta=1.0, out=c) does in place."""
+        assert beta == 1.0 and out is c, "the chain accumulates in place with beta = 1"
+        calls.append((strategy, params))
+        out += fake_product(a, b)
+        return out
+
     monkeypatch.setattr(tm, "matmul", fake_matmul)
+    monkeypatch.setattr(tm, "gemm", fake_gemm)
     monkeypatch.setattr(tmd, "_BLOCKS", NumpyBlocks())
     return calls
 

@@ -59,13 +59,13 @@ DEFAULT_TARGET_BYTES = 256 * 2**20
 
 # -- the one place that runs a block product ------------------------------------------------------
 def _accumulate(acc: Any, a: Any, b: Any, strategy: str, params: dict[str, Any]) -> Any:
-    """acc += a @ b, in place, on the current CuPy stream; returns acc (None: a new a @ b)."""
+    """acc += a @ b, in place, on the current CuPy stream; returns acc (None: a new a @ b).
+
+    One kernel per step: :func:`tiled_matmul.gemm` with beta = 1 reads acc in its epilogue and
+    writes acc + a @ b over it (no temporary block, no second pass over acc)."""
     if acc is None:
         return tm.matmul(a, b, strategy, **params)
-    # TODO(lead): gemm beta=1 once issue 14 lands: tm.gemm(a, b, acc, beta=1.0, out=acc, strategy=strategy, **params)
-    tmp = tm.matmul(a, b, strategy, **params)  # one temporary block
-    acc += tmp
-    return acc
+    return tm.gemm(a, b, acc, beta=1.0, out=acc, strategy=strategy, **params)
 
 
 class _CupyBlocks:
@@ -173,9 +173,10 @@ def matmul(A: da.Array, B: da.Array, *, strategy: str = "auto", precision: Any =
            name: str | None = None, **tile_params: int) -> da.Array:
     """C = A @ B for 2-D Dask arrays of CuPy or NumPy blocks; returns a lazy Dask array.
 
-    Every block product runs ``tiled_matmul.matmul(strategy, **tile_params)`` (``precision`` is
-    passed on when given). Output block (i, j) accumulates A[i,k] @ B[k,j] in place for k = 0,
-    1, ..., nK-1 in that order (see the module's docstring), so results are bit-identical
+    Every block product runs our kernels: the first of each output block
+    ``tiled_matmul.matmul(strategy, precision=..., **tile_params)``, the next ones
+    ``tiled_matmul.gemm(..., beta=1.0)`` into the same accumulator. Output block (i, j)
+    accumulates A[i,k] @ B[k,j] in place for k = 0, 1, ..., nK-1 in that order (see the module's docstring), so results are bit-identical
     whatever the number of workers or GPUs, for a given chunking and GPU model.
 
     * Blocks: CuPy blocks are multiplied on their own GPU; NumPy blocks are copied to the
@@ -192,7 +193,7 @@ def matmul(A: da.Array, B: da.Array, *, strategy: str = "auto", precision: Any =
     _check(A, B)
     params = dict(tile_params)
     _check_kernel(strategy, params, A.dtype)
-    if precision is not None:  # the keyword is new in tm.matmul; passed only when asked for
+    if precision is not None:
         params["precision"] = precision
     to_host = _side(A, "A") == "numpy" and _side(B, "B") == "numpy"
     meta = A._meta if not to_host and _side(A, "A") == "cupy" else B._meta
