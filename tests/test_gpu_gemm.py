@@ -220,7 +220,9 @@ def test_broadcast_weight_is_read_in_place_and_folded(rng, monkeypatch):
     wb = cp.broadcast_to(w, (8, 128, 96))  # a stride-0 view: read in place, never materialised
     before = pool.used_bytes()
     y = tm.matmul(xs, wb)
-    assert pool.used_bytes() - before == y.nbytes
+    # the result is all the call allocates (the pool may reuse a block it just freed, hence <=);
+    # a materialised weight would add 8 x its 48 KiB
+    assert pool.used_bytes() - before <= y.nbytes
     assert seen[0][1] == w.data.ptr and seen[0][-1] == 8
 
 
