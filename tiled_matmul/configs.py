@@ -388,8 +388,7 @@ class SplitReduce:
         most = device_limits(kernel.device).sm_count * self.REDUCE_BLOCKS_PER_SM
         blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), most))
         reduce = kernel.companion(self.reduce_symbol(kernel.name))
-        reduce((blocks,), (self.REDUCE_THREADS,), (work, _as_cupy(C, work), i32(M), i32(N), i32(flags), *extra),
-               stream=stream)
+        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags), *extra), stream=stream)
 
     def launch_slices(self, kernel: Any, grid: tuple[int, int, int], A: Any, B: Any, C: Any, M: int,
                       N: int, K: int, flags: int, stream: Any, *reduce_args: Any) -> None:
@@ -406,18 +405,6 @@ class SplitReduce:
         work = cupy.empty((getattr(kernel, "batch", 1) * slices, M, N), dtype=C.dtype)
         kernel.launcher(grid, A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
         self.launch_reduce(kernel, work, C, M, N, flags, stream, *reduce_args)
-
-
-def _as_cupy(x: Any, like: Any) -> Any:
-    """`x` as a cupy array for a cupy.RawKernel argument: itself when it is one, else (a bare
-    device address with `.data.ptr`, as the batched launch passes) an unowned view of `like`'s
-    dtype at that address. The reduce kernel reads only its pointer."""
-    import cupy
-
-    if isinstance(x, cupy.ndarray):
-        return x
-    mem = cupy.cuda.UnownedMemory(x.data.ptr, like.dtype.itemsize, x)
-    return cupy.ndarray((1,), like.dtype, cupy.cuda.MemoryPointer(mem, 0))
 
 
 class SplitKField(SplitReduce):

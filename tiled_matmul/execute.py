@@ -214,6 +214,15 @@ class _At:
         self.itemsize = dtype.itemsize
 
 
+def _view(ptr: int, size: int, dtype: Any):
+    """A cupy array of `size` elements at device address `ptr`, owning nothing (the caller's
+    array or a result this module holds keeps the memory alive)."""
+    import cupy
+
+    mem = cupy.cuda.UnownedMemory(ptr, size * dtype.itemsize, None, cupy.cuda.runtime.getDevice())
+    return cupy.ndarray((size,), dtype, cupy.cuda.MemoryPointer(mem, 0))
+
+
 def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | None", p: Product,
         g: "Gemm | None" = None):
     """Compute a checked call (see the module docstring) and return what matmul and gemm return:
@@ -322,8 +331,9 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             if launch_hook is not None:
                 launch_hook(a_ptr, b_ptr, c_ptr, M, N, K, n)
             if spec is None:
-                cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _At(c_ptr, dt.numpy), M, N, K,
-                           flags, stream)
+                # C as a cupy array: a split-K config hands it to its reduce kernel, a cupy.RawKernel
+                cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _view(c_ptr, M * N, dt.numpy), M, N,
+                           K, flags, stream)
                 continue
             vals = dict(values)
             if spec.batched:

@@ -97,9 +97,12 @@ def set_precision(precision: "str | None") -> str:
 
 
 def resolve(precision: "str | None", dtype: Any) -> str:
-    """The request a call makes: `precision`, or the process default when None, checked against
-    `dtype`."""
-    return check(get_precision() if precision is None else precision, dtype)
+    """The request a call makes: `precision` checked against `dtype`, or when None the process
+    default, which governs float32 ("tf32" as the default leaves float64 calls on "auto")."""
+    if precision is None:
+        default = get_precision()
+        return default if as_dtype(dtype) != FLOAT64 or default in FLOAT64_REQUESTS else "auto"
+    return check(precision, dtype)
 
 
 def modes_for(request: str, dtype: Any, K: int) -> tuple[str, ...]:
