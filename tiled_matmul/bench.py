@@ -46,7 +46,7 @@ from .configs import Config
 from .dtypes import DType, as_dtype
 from .measure import (AUTO, CUBLAS, CUBLAS_TF32, DEFAULT_BUDGET_S, DEFAULT_REPEAT, ERROR, FAILED, MIN_REPEAT,
                       L2Flusher, Record, Row, Shape, auto_row, cublas_compute_type, cublas_row, make_inputs,
-                      n_input_sets, parse_shape, parse_shapes, shape_label, skipped_row, strategy_row,
+                      n_input_sets, parse_precisions, parse_shape, parse_shapes, shape_label, skipped_row, strategy_row,
                       time_validated, validate)
 
 #: The ladder's default sizes: five cubes and one ragged shape.
@@ -101,19 +101,8 @@ def resolve_strategies(names: "Iterable[str] | str | None") -> list[str]:
     return [n if n == AUTO else registry.get(n).name for n in names]
 
 
-def resolve_precisions(requests: "Iterable[str] | str | None", dtype: Any = None) -> list[str]:
-    """The precision requests to run, in order without repeats: `requests` as names or as text
-    like ``"ieee,tf32x3"``, or ``[the process default]`` when None. ValueError naming the allowed
-    values for an unknown one (or, with `dtype`, one that dtype does not take: float64 takes
-    "auto" and "ieee"); TypeError for a non-string."""
-    if requests is None:
-        requests = [_precision.get_precision()]
-    elif isinstance(requests, str):
-        requests = [r.strip() for r in requests.split(",") if r.strip()]
-    out = [_precision.check(r, dtype) for r in requests]
-    if not out:
-        raise ValueError(f"no precision given; allowed: {', '.join(_precision.REQUESTS)}")
-    return list(dict.fromkeys(out))
+#: the precision requests of a run (see :func:`tiled_matmul.measure.parse_precisions`)
+resolve_precisions = parse_precisions
 
 
 def reference_name(request: str) -> str:

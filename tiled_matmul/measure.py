@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import accuracy, api
+from . import precision as _precision
 from .compile import get_kernel
 from .configs import Config
 from .timing import L2Flusher, Timing, host_us_per_call, time_fn
@@ -111,6 +112,21 @@ def parse_shapes(shapes: "str | Iterable[Sequence[int] | str | int]") -> list[Sh
     return out
 
 
+def parse_precisions(requests: "Iterable[str] | str | None", dtype: Any = None) -> list[str]:
+    """Precision requests (:mod:`tiled_matmul.precision`) in order without repeats: names, or text
+    like ``"ieee,tf32x3"``; ``[the process default]`` when None. ValueError naming the allowed
+    values for an unknown one (or, with `dtype`, one that dtype does not take: float64 takes
+    "auto" and "ieee"); TypeError for a non-string."""
+    if requests is None:
+        requests = [_precision.get_precision()]
+    elif isinstance(requests, str):
+        requests = [r.strip() for r in requests.split(",") if r.strip()]
+    out = [_precision.check(r, dtype) for r in requests]
+    if not out:
+        raise ValueError(f"no precision given; allowed: {', '.join(map(repr, _precision.REQUESTS))}")
+    return list(dict.fromkeys(out))
+
+
 def _argtype(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
         try:
@@ -124,6 +140,8 @@ def _argtype(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 #: argparse ``type=`` for one shape and for a comma-separated list of shapes.
 shape_arg = _argtype(parse_shape)
 shapes_arg = _argtype(parse_shapes)
+#: argparse ``type=`` for a comma-separated list of precision requests.
+precisions_arg = _argtype(parse_precisions)
 
 
 def shape_label(shape: Shape) -> str:
@@ -452,7 +470,7 @@ def measure(row: Row, sets: Sets, flush: "L2Flusher | None", **plan: Any) -> Rec
 
 
 __all__ = [
-    "parse_shape", "parse_shapes", "shape_arg", "shapes_arg", "shape_label", "Record", "Row", "Validation",
+    "parse_shape", "parse_shapes", "shape_arg", "shapes_arg", "parse_precisions", "precisions_arg", "shape_label", "Record", "Row", "Validation",
     "STATUSES", "OK", "PRUNED", "FAILED", "ERROR", "SKIPPED", "strategy_row", "skipped_row", "auto_row", "cublas_row",
     "cublas_compute_type", "tolerance_for", "TF32_TOL",
     "make_inputs", "n_input_sets", "plan_repeats", "validate", "time_validated", "pruned", "measure",
