@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 from . import __version__, analysis, api, bench, device, registry, report, tuner
 from . import precision as _precision
-from .measure import DEFAULT_BUDGET_S, ERROR, FAILED, shape_arg, shapes_arg
+from .measure import DEFAULT_BUDGET_S, ERROR, FAILED, precisions_arg, shape_arg, shapes_arg
 
 PROG = "tiled-matmul"
 DEFAULT_OUT = "./tiled-matmul-results"
@@ -80,15 +80,6 @@ def _strategies_type(text: str) -> list[str]:
     try:
         return bench.resolve_strategies(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def precisions_arg(text: str) -> list[str]:
-    """argparse type for ``--precision``: one request or a comma list of them (``ieee,tf32``),
-    each one of :data:`tiled_matmul.precision.REQUESTS`."""
-    try:
-        return bench.resolve_precisions(text)
-    except (ValueError, TypeError) as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
@@ -299,10 +290,15 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     _strategy_arg(p)
     _set_arg(p)
     _dtype_arg(p, per_strategy=True)
+    _precision_option(p, False, "precision the strategy computes in (tensor-core rungs: tf32x3 or tf32; "
+                                "FFMA rungs: ieee; auto keeps the strategy's own)")
 
 
 def _source(args: argparse.Namespace) -> int:
-    sys.stdout.write(api.source(args.strategy, dtype=args.dtype, **_params(args.params)))
+    params = _params(args.params)
+    if args.precision not in (None, "auto"):  # the config's field that selects the mode (passes)
+        params = registry.get(args.strategy).make_config(**params).with_precision(args.precision).params()
+    sys.stdout.write(api.source(args.strategy, dtype=args.dtype, **params))
     return 0
 
 
@@ -350,11 +346,27 @@ def _error(command: str, message: str) -> int:
     return 2
 
 
+def _check_precision_dtype(args: argparse.Namespace) -> None:
+    """ValueError where an explicit ``--precision`` is one a ``--dtype`` given does not take
+    (float64 takes auto or ieee)."""
+    requests = getattr(args, "precision", None)
+    dtypes = getattr(args, "dtype", None)
+    if not requests or not dtypes:
+        return
+    for dt in [dtypes] if isinstance(dtypes, str) else dtypes:
+        for request in [requests] if isinstance(requests, str) else requests:
+            _precision.check(request, dt)
+
+
 def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the CLI with `argv` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 with argparse's message on a usage error
     sub: Subcommand = args._subcommand
+    try:
+        _check_precision_dtype(args)  # a usage error, so before the GPU check
+    except ValueError as exc:
+        return _error(sub.name, str(exc))
     if sub.needs_gpu and not device.gpu_available():  # looked up per call, so tests can hide the GPU
         return _error(sub.name, NO_GPU_MESSAGE)
     try:
