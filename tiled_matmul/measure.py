@@ -121,6 +121,9 @@ def parse_precisions(requests: "Iterable[str] | str | None", dtype: Any = None) 
         requests = [_precision.get_precision()]
     elif isinstance(requests, str):
         requests = [r.strip() for r in requests.split(",") if r.strip()]
+    elif not isinstance(requests, Iterable):
+        raise TypeError(f"precision must be a string or a list of them, each one of "
+                        f"{', '.join(map(repr, _precision.REQUESTS))}; got {type(requests).__name__} {requests!r}")
     out = [_precision.check(r, dtype) for r in requests]
     if not out:
         raise ValueError(f"no precision given; allowed: {', '.join(map(repr, _precision.REQUESTS))}")

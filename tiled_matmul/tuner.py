@@ -155,6 +155,8 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     dt = as_dtype(dtype)
     request = _precision.resolve(precision, dt)
     modes = _precision.modes_for(request, dt, K)
+    if strategies is not None and not search_space(strategies, dt, None, modes):  # no GPU needed to tell
+        raise _no_candidates(dt, request, modes, K, strategies)
     if not gpu_available():  # before anything imports CuPy, which may be missing
         raise RuntimeError("tune needs a CUDA device and none is available (cupy.is_available() is False)")
     import cupy
@@ -166,8 +168,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
         ident = tunedb.device_id(dev)
         space = search_space(strategies, dt, dev, modes)
         if not space:
-            raise ValueError(f"no valid config to tune for {dt} under precision {request!r} (modes "
-                             f"{', '.join(modes)} at K={K}) among strategies {strategies!r}")
+            raise _no_candidates(dt, request, modes, K, strategies)
         sets = make_inputs((M, N, K), dt, seed=seed)
         flush = L2Flusher()
         result = TuneResult((M, N, K), dt, ident.name, ident.cc, tunedb.bucket(M, N, K, dt, request), None,
@@ -207,6 +208,11 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
             warnings.warn(f"tune: could not save to the tuning database ({exc}); result not persisted",
                           RuntimeWarning, stacklevel=2)
     return result
+
+
+def _no_candidates(dt: str, request: str, modes: Sequence[str], K: int, strategies: Any) -> ValueError:
+    return ValueError(f"no valid config to tune for {dt} under precision {request!r} (modes "
+                      f"{', '.join(modes)} at K={K}) among strategies {strategies!r}")
 
 
 def _measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None", prune: float,
