@@ -114,3 +114,21 @@ def test_explain_measures_beside_the_roofline():
     assert m["measured_ms"] >= m["roofline_ms"]  # the roofline is a lower bound on time
     assert 0 < m["pct_of_roofline"] <= 100
     assert m["reduction"] == 32.0  # the model does not depend on the device
+
+
+def test_bench_runs_a_block_per_precision_request(tmp_path):
+    res = bench.run(strategies=["register_blocked", "tensor_core", "auto"], sizes="1024", repeat=3,
+                    tile_study=False, precision="ieee,tf32")
+    rows = {(r.request, r.strategy): r for r in res.records}
+    assert res.meta["precision"] == ["ieee", "tf32"]
+    assert rows[("ieee", "tensor_core")].status == measure.SKIPPED
+    assert rows[("tf32", "register_blocked")].status == measure.SKIPPED
+    assert rows[("tf32", "tensor_core")].ok and rows[("tf32", "tensor_core")].precision == "tf32"
+    assert rows[("ieee", "register_blocked")].ok and rows[("ieee", "auto")].precision == "ieee"
+    assert rows[("tf32", "auto")].ok and rows[("tf32", "auto")].precision == "tf32"
+    assert (("ieee", bench.CUBLAS) in rows and ("tf32", measure.CUBLAS_TF32) in rows
+            and ("tf32", bench.CUBLAS) not in rows)
+    tc, ref = rows[("tf32", "tensor_core")], rows[("tf32", measure.CUBLAS_TF32)]
+    assert tc.pct_cublas == pytest.approx(100.0 * ref.median_ms / tc.median_ms)
+    assert cli.main(["bench", "--strategies", "tensor_core,register_blocked", "--sizes", "256", "--precision",
+                     "tf32", "--repeat", "3", "--no-tile-study", "--no-plots", "--out", str(tmp_path)]) == 0

@@ -17,7 +17,7 @@ from .conftest import poisoned
 
 pytestmark = pytest.mark.gpu
 
-from tiled_matmul import dispatch
+from tiled_matmul import dispatch, precision
 from tiled_matmul import tunedb as tdb
 SUITE = [
     (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
@@ -48,9 +48,13 @@ def test_tune_small_shape_returns_validated_best(tmp_path):
     assert r.best.median_ms == min(c.median_ms for c in ok)
     tol = tm.tolerance("float32", K)
     assert all(c.rel_err is not None and c.rel_err <= tol for c in r.candidates if c.status in ("ok", "pruned"))
-    # every tunable float32 strategy this GPU runs (the tuner leaves out wgmma off Hopper)
+    # every tunable float32 strategy this GPU runs (the tuner leaves out wgmma off Hopper) that
+    # computes a mode precision "auto" allows at this K (ieee only below TF32X3_MIN_K)
+    modes = precision.modes_for("auto", "float32", K)
     assert {c.strategy for c in r.candidates} == {n for n, s in tm.STRATEGIES.items()
-                                                  if s.tunable and s.runs_on() and s.supports("float32")}
+                                                  if s.tunable and s.runs_on() and s.supports("float32")
+                                                  and set(s.config_cls.PRECISIONS) & set(modes)}
+    assert {c.precision for c in r.candidates} <= set(modes) and r.precision == "auto"
     assert r.cublas_ms and r.cublas_ms > 0
     # persisted under the bucket for this device, and `auto` now picks it
     assert r.db_path == str(tmp_path / "user.json")
@@ -153,3 +157,13 @@ def test_auto_dispatch_overhead():
     print(f"host us/call: auto {t_auto:.2f}, named {t_named:.2f}, auto lookup {t_lookup:.2f}")
     assert t_lookup < 3.0, t_lookup
     assert t_auto <= 1.25 * t_named + 3.0, (t_auto, t_named)  # timing noise on a shared host
+
+
+def test_tune_tf32_tries_one_pass_configs_and_auto_finds_them(fresh_tunedb):
+    M = N = K = 1024
+    r = tm.tune(M, N, K, strategies=["tensor_core"], repeat=3, progress=False, precision="tf32")
+    assert r.best is not None and r.precision == "tf32" and r.bucket == tdb.bucket(M, N, K, "float32", "tf32")
+    assert {c.precision for c in r.candidates} == {"tf32"} and r.best.params["passes"] == 1
+    choice = dispatch.choose(M, N, K, precision="tf32")
+    assert (choice.source, choice.strategy, choice.params) == ("user-db", r.strategy, r.params)
+    assert dispatch.choose(M, N, K, precision="auto").source != "user-db"

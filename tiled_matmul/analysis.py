@@ -30,7 +30,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Sequence
 
-from . import registry
+from . import dispatch, registry
+from . import precision as _precision
 from .compile import get_kernel
 from .configs import Config, cdiv
 from .dtypes import as_dtype
@@ -181,9 +182,33 @@ def _measure(strategy: str, cfg: Config, M: int, N: int, K: int, dtype: str, rep
     return rec.median_ms, f"median of {rec.repeats} runs, CUDA events, L2 flushed"
 
 
+def _config_for(strategy: str, M: int, N: int, K: int, dtype: Any, precision: "str | None",
+                device: "int | DeviceLimits | None", params: dict) -> tuple[registry.Strategy, Config, Any, "dict | None"]:
+    """(strategy entry, config, dtype, auto's choice or None) that :func:`explain` models: the named
+    strategy's config in the mode `precision` asks for, or, for ``"auto"``, the choice of
+    :func:`tiled_matmul.dispatch.choose` for the shape under the request."""
+    if strategy == "auto":
+        if params:
+            raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
+        dt = as_dtype("float32" if dtype is None else dtype)
+        request = _precision.resolve(precision, dt)
+        choice = dispatch.choose(M, N, K, dt, device, precision=request)
+        entry = registry.get(choice.strategy)
+        auto = {"strategy": choice.strategy, "params": dict(choice.params), "source": choice.source,
+                "bucket": choice.bucket, "request": request}
+        return entry, entry.make_config(**choice.params), dt, auto
+    entry = registry.get(strategy)
+    dt = entry.default_dtype if dtype is None else as_dtype(dtype)
+    cfg = entry.make_config(**params)
+    if precision is not None and _precision.check(precision, dt) != "auto":
+        cfg = cfg.with_precision(precision)
+    return entry, cfg, dt, None
+
+
 def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
             registers: "int | None" = None, measure: "bool | None" = None, repeat: int = 10,
-            device: "int | DeviceLimits | None" = None, **params: int) -> dict[str, Any]:
+            device: "int | DeviceLimits | None" = None, precision: "str | None" = None,
+            **params: int) -> dict[str, Any]:
     """The tiling model of `strategy` (config = its default updated by `params`) at `shape`.
 
     Returns a plain, JSON-serialisable dict: global-memory traffic (``naive_bytes``,
@@ -193,7 +218,12 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     roofline (FP32 peak = SMs × 128 × 2 × clock). With a GPU and ``measure`` (default: when a GPU
     is present) it also holds ``measured_ms`` beside ``roofline_ms``; ``bandwidth_gbs`` is measured.
 
-    `dtype` is float32, or the strategy's own where it computes only float64 (dmma). `registers`
+    `dtype` is float32, or the strategy's own where it computes only float64 (dmma). `precision`
+    ("ieee", "tf32x3", "tf32"; None or "auto" keeps the strategy's own) models the strategy's config
+    computing in that mode (ValueError naming its modes where it has no such mode).
+    ``strategy="auto"`` models the kernel ``matmul(strategy="auto", precision=...)`` picks for the
+    shape (the process default's request when `precision` is None); the result's ``auto`` holds
+    that choice (strategy, params, source, bucket, request). `registers`
     overrides the per-thread register count (otherwise: the compiled kernel's with a GPU, the
     offline ptxas report without one). Raises ValueError for an unknown strategy, a bad
     shape or an invalid config, TypeError for unknown or non-int parameters.
@@ -201,10 +231,8 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     >>> explain("smem_tiled", (1024, 1024, 1024), tile=32)["reduction"]  # doctest: +SKIP
     32.0
     """
-    entry = registry.get(strategy)
     M, N, K = parse_shape(shape)
-    dt = entry.default_dtype if dtype is None else as_dtype(dtype)
-    cfg = entry.make_config(**params)
+    entry, cfg, dt, auto = _config_for(strategy, M, N, K, dtype, precision, device, params)
     gpu = gpu_available() and not (isinstance(device, DeviceLimits) and not device.is_real)
     limits = device_limits(device)
     cfg.validate(limits, dt)
@@ -216,6 +244,8 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     out: dict[str, Any] = {
         "strategy": entry.name,
         "params": cfg.params(),
+        "precision": cfg.precision,
+        "auto": auto,
         "shape": [M, N, K],
         "dtype": dt,
         "device": limits.name,
@@ -255,8 +285,13 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     if dt != "float32":
         notes.append("peak rate modelled for float32 only (SMs x 128 x 2 x clock)")
     elif cfg.TENSOR_CORES:
-        notes.append(f"{strategy} multiplies on TF32 tensor cores (3xTF32), not FP32 FMA units: "
+        passes = _precision.PASSES[cfg.precision]
+        notes.append(f"{entry.name} multiplies on TF32 tensor cores ({cfg.precision}: {passes} TF32 "
+                     f"MMA{'s' if passes > 1 else ''} per product), not FP32 FMA units: "
                      "the FP32 peak and roofline do not bound it")
+    if auto is not None:
+        notes.insert(0, f"auto under precision {auto['request']!r} picks {entry.name} "
+                        f"({auto['source']}, bucket {auto['bucket']})")
     out["peak_tflops"] = peak
     out["compute_bound_ms"] = out["flops"] / (peak * 1e12) * 1e3 if peak else None
     bw = None
@@ -301,7 +336,9 @@ def explain_table(m: dict[str, Any]):
 
     M, N, K = m["shape"]
     p = " ".join(f"{k}={v}" for k, v in m["params"].items())
-    t = Table(title=f"{m['strategy']} ({p}) at {M}×{N}×{K}, {m['dtype']} — {m['device']}", title_justify="left",
+    pick = f"auto (precision {m['auto']['request']}) → " if m.get("auto") else ""
+    prec = f", {m['precision']}" if m.get("precision") else ""
+    t = Table(title=f"{pick}{m['strategy']} ({p}) at {M}×{N}×{K}, {m['dtype']}{prec} — {m['device']}", title_justify="left",
               show_header=True)
     t.add_column("quantity")
     t.add_column("value", justify="right")

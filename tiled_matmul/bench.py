@@ -17,9 +17,18 @@ Small sizes: each timed call goes through the public :class:`tiled_matmul.Matmul
 (operand checks, then the launch). Where the kernel is shorter than that host work, the row
 measures the launch path, not the kernel.
 
-cuBLAS is ``cupy.matmul`` with TF32 *off*: the bench sets CuPy's float32 compute type to plain
-FP32 for the run (whatever ``CUPY_TF32`` says). ``tf32=True`` adds a ``cuBLAS TF32`` row, timed
-with the compute type set to TF32 explicitly and validated at a TF32 tolerance.
+**Precision** (:mod:`tiled_matmul.precision`): the ladder runs once per precision request of
+`precision` (default: the process default, ``"auto"`` unless set). Each request is a block of
+rows at each size: the named strategies computing a mode the request allows (tensor-core rungs
+take the request's mode, ``passes=1`` for ``"tf32"``; a strategy that cannot compute it is a
+``skipped`` row saying why), ``auto`` under the request, and the request's cuBLAS reference. Every
+row records the mode it computes in (``precision``) and the request (``request``); % cuBLAS is
+against the reference of the same request.
+
+cuBLAS is ``cupy.matmul`` with CuPy's float32 compute type set explicitly (whatever ``CUPY_TF32``
+says): TF32 *off* (plain FP32) for the ``ieee``, ``tf32x3`` and ``auto`` requests, TF32 on
+(``cuBLAS TF32``, validated at a TF32 tolerance) for ``tf32``. ``tf32=True`` adds a ``cuBLAS
+TF32`` row to the other requests' blocks too.
 """
 
 from __future__ import annotations
@@ -30,13 +39,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterable, Sequence
 
-from . import device, registry
+from . import device, dispatch, registry
+from . import precision as _precision
 from .compile import get_kernel
 from .configs import Config
-from .dtypes import as_dtype
-from .measure import (AUTO, CUBLAS, DEFAULT_BUDGET_S, DEFAULT_REPEAT, MIN_REPEAT, L2Flusher,
-                      Record, Row, Shape, auto_row, cublas_compute_type, cublas_row, make_inputs, n_input_sets,
-                      parse_shape, parse_shapes, shape_label, strategy_row, time_validated, validate)
+from .dtypes import DType, as_dtype
+from .measure import (AUTO, CUBLAS, CUBLAS_TF32, DEFAULT_BUDGET_S, DEFAULT_REPEAT, ERROR, FAILED, MIN_REPEAT,
+                      L2Flusher, Record, Row, Shape, auto_row, cublas_compute_type, cublas_row, make_inputs,
+                      n_input_sets, parse_precisions, parse_shape, parse_shapes, shape_label, skipped_row, strategy_row,
+                      time_validated, validate)
 
 #: The ladder's default sizes: five cubes and one ragged shape.
 DEFAULT_SIZES: tuple[Shape, ...] = ((256,) * 3, (512,) * 3, (1024,) * 3, (2048,) * 3, (4096,) * 3, (3000, 2000, 1000))
@@ -90,17 +101,64 @@ def resolve_strategies(names: "Iterable[str] | str | None") -> list[str]:
     return [n if n == AUTO else registry.get(n).name for n in names]
 
 
+#: the precision requests of a run (see :func:`tiled_matmul.measure.parse_precisions`)
+resolve_precisions = parse_precisions
+
+
+def reference_name(request: str) -> str:
+    """The cuBLAS row a request is compared with: TF32 cuBLAS for "tf32", FP32 (TF32 off) otherwise."""
+    return CUBLAS_TF32 if request == "tf32" else CUBLAS
+
+
+def request_rows(study: str, names: Sequence[str], dt: DType, request: str, tf32: bool = False) -> list[Row]:
+    """The rows of one precision request: each named strategy's default config computing a mode
+    `request` allows (a ``skipped`` row, saying why, where it computes none), ``auto`` under the
+    request, then the request's cuBLAS reference (and, with `tf32`, a TF32 cuBLAS row too).
+    Strategies that do not compute `dt` or cannot run on this GPU are left out. No GPU needed."""
+    rows: list[Row] = []
+    for name in names:
+        if name == AUTO:
+            rows.append(auto_row(study, request))
+            continue
+        entry = registry.get(name)
+        if not (entry.supports(dt) and entry.runs_on()):
+            continue
+        cfg = entry.default
+        if request == "auto":  # each strategy computes in its own (default) mode
+            rows.append(strategy_row(study, entry.name, cfg, request))
+        elif request in type(cfg).PRECISIONS:
+            rows.append(strategy_row(study, entry.name, cfg.with_precision(request), request))
+        else:
+            rows.append(skipped_row(study, entry.name, cfg, request,
+                                    f"{entry.name} computes precision {' or '.join(type(cfg).PRECISIONS)} only, "
+                                    f"not {request!r}"))
+    rows.append(cublas_row(study, tf32=request == "tf32", request=request))
+    if tf32 and request != "tf32":
+        rows.append(cublas_row(study, tf32=True, request=request))
+    return rows
+
+
+def auto_mode(M: int, N: int, K: int, dtype: Any, request: str) -> str:
+    """The precision mode ``matmul(strategy="auto", precision=request)`` computes an M x N x K
+    product in (its choice's config's mode; no GPU needed)."""
+    choice = dispatch.choose(M, N, K, dtype, precision=_precision.resolve(request or None, dtype))
+    return registry.get(choice.strategy).make_config(**choice.params).precision
+
+
 def _derive(records: Sequence[Record]) -> None:
-    """Fill % of cuBLAS and speedup vs naive within each (study, shape) group."""
+    """Fill % of cuBLAS (against the cuBLAS reference of the record's precision request) and
+    speedup vs naive within each (study, shape) group."""
     groups: dict[tuple, list[Record]] = {}
     for r in records:
         groups.setdefault((r.study, r.shape), []).append(r)
     for group in groups.values():
-        ref = next((r.median_ms for r in group if r.strategy == CUBLAS and r.ok), None)
         naive = next((r.median_ms for r in group if r.strategy == "naive" and r.ok), None)
         for r in group:
             if not r.ok:
                 continue
+            ref_name = reference_name(r.request)
+            ref = next((x.median_ms for x in group if x.request == r.request and x.strategy == ref_name and x.ok),
+                       None)
             r.pct_cublas = 100.0 * ref / r.median_ms if ref else None
             r.speedup_vs_naive = naive / r.median_ms if naive else None
 
@@ -111,7 +169,7 @@ def _precompile(rows: Sequence[Row], dtype: str) -> None:
     import cupy
 
     dev = cupy.cuda.Device().id
-    todo = {(r.strategy, r.config) for r in rows if r.config is not None}
+    todo = {(r.strategy, r.config) for r in rows if r.config is not None and not r.skip}
     if not todo:
         return
 
@@ -123,6 +181,11 @@ def _precompile(rows: Sequence[Row], dtype: str) -> None:
 
     with ThreadPoolExecutor(max_workers=min(8, len(todo))) as pool:
         list(pool.map(one, sorted(todo, key=lambda x: (x[0], x[1].tag()))))
+
+
+def _label(row: Row, requests: Sequence[str]) -> str:
+    """A row's progress label, naming its precision request where the run has several."""
+    return f"[{row.request}] {row.label}" if len(requests) > 1 and row.request else row.label
 
 
 def tile_study_configs(names: Sequence[str] = TILE_STUDY_STRATEGIES) -> list[tuple[str, Config]]:
@@ -145,16 +208,19 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
         dtype: Any = "float32", repeat: "int | None" = None, quick: bool = False, tf32: bool = False,
         tile_study: bool = True, tile_size: "Shape | str | int | None" = None,
         row_budget_s: float = DEFAULT_BUDGET_S, min_repeat: int = MIN_REPEAT,
-        progress: "Callable[[int, int, str], None] | None" = None, extra_rows: Sequence[Row] = ()) -> BenchResult:
+        progress: "Callable[[int, int, str], None] | None" = None, extra_rows: Sequence[Row] = (),
+        precision: "Sequence[str] | str | None" = None) -> BenchResult:
     """Benchmark the ladder (each strategy's default config plus cuBLAS at each size) and the tile
     study; return every row as a :class:`tiled_matmul.measure.Record`.
 
     `strategies`: names (default: every registered strategy). `sizes`: shapes or text like
     ``"1024,3000x2000x1000"`` (default :data:`DEFAULT_SIZES`, or :data:`QUICK_SIZES` with `quick`).
     `repeat`: timed calls per row (default 10; 5 with `quick`), reduced for slow rows to fit
-    `row_budget_s` (never below `min_repeat`). `tf32` adds a TF32 cuBLAS row. `progress` is called
-    as ``progress(done, total, label)`` before each row. `extra_rows` are appended to the ladder
-    (each must be a :class:`tiled_matmul.measure.Row`).
+    `row_budget_s` (never below `min_repeat`). `precision`: the precision request(s) to run, a
+    block of ladder rows each (names or text like ``"ieee,tf32x3,tf32"``; default the process
+    default, see :func:`tiled_matmul.get_precision`). `tf32` adds a TF32 cuBLAS row to every
+    block. `progress` is called as ``progress(done, total, label)`` before each row. `extra_rows`
+    are appended to the ladder (each must be a :class:`tiled_matmul.measure.Row`).
 
     Raises :class:`NoGPUError` without a CUDA device, ValueError/TypeError for bad arguments.
     """
@@ -163,6 +229,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     if not shapes:
         raise ValueError("no sizes to benchmark")
     dt = as_dtype(dtype)
+    requests = resolve_precisions(precision, dt)
     if repeat is None:
         repeat = QUICK_REPEAT if quick else DEFAULT_REPEAT
     _check_positive_int("repeat", repeat)
@@ -183,11 +250,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
 
     t_start = time.perf_counter()
     limits = device.device_limits()
-    ladder_rows = [auto_row(LADDER) if n == AUTO else strategy_row(LADDER, n, registry.get(n).default)
-                   for n in names if n == AUTO or (registry.get(n).supports(dt) and registry.get(n).runs_on())]
-    ladder_rows.append(cublas_row(LADDER))
-    if tf32:
-        ladder_rows.append(cublas_row(LADDER, tf32=True))
+    ladder_rows = [row for req in requests for row in request_rows(LADDER, names, dt, req, tf32)]
     ladder_rows.extend(extra_rows)
     tile_rows: list[Row] = []
     if tile_study:
@@ -217,12 +280,12 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
             checked = []
             for row in rows:
                 if progress is not None:
-                    progress(step, total, f"check {shape_label(shape)} {row.label}")
+                    progress(step, total, f"check {shape_label(shape)} {_label(row, requests)}")
                 step += 1
                 checked.append(validate(row, sets))
             for row, v in zip(rows, checked):
                 if progress is not None:
-                    progress(step, total, f"time {shape_label(shape)} {row.label}")
+                    progress(step, total, f"time {shape_label(shape)} {_label(row, requests)}")
                 step += 1
                 records.append(time_validated(row, v, sets, flusher, repeat=repeat, budget_s=row_budget_s,
                                               min_repeat=min_repeat))
@@ -230,6 +293,9 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
             progress(total, total, "done")
     del sets, flusher
     cupy.get_default_memory_pool().free_all_blocks()
+    for r in records:
+        if r.strategy == AUTO and not r.precision:
+            r.precision = auto_mode(r.M, r.N, r.K, dt, r.request)
     _derive(records)
 
     meta = {
@@ -245,9 +311,12 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
         "repeat": repeat,
         "min_repeat": min_repeat,
         "row_budget_s": row_budget_s,
-        "tf32": "off" if dt == "float32" else "n/a (float64)",
+        "precision": requests,
+        "tf32": ("off" if "tf32" not in requests else "on for precision tf32, else off") if dt == "float32"
+                else "n/a (float64)",
         "tf32_row": bool(tf32),
-        "cublas": f"cupy.matmul, compute type {compute_type}" + (", TF32 off" if dt == "float32" else ""),
+        "cublas": f"cupy.matmul, compute type {compute_type}" + (
+            (", TF32 off" + ("; TF32 for precision tf32" if "tf32" in requests else "")) if dt == "float32" else ""),
         "CUPY_TF32_env": os.environ.get("CUPY_TF32", ""),
         "timing": "CUDA events; warm-up; median and IQR over repeats; L2 flushed before each repeat "
                   f"({2 * limits.l2_bytes // (1 << 20)} MiB write); inputs rotated when a set fits in L2",
@@ -257,5 +326,5 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     return BenchResult(meta, records)
 
 
-__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "tile_study_configs", "DEFAULT_SIZES",
-           "QUICK_SIZES", "LADDER", "TILES"]
+__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "resolve_precisions", "request_rows",
+           "reference_name", "auto_mode", "tile_study_configs", "DEFAULT_SIZES", "QUICK_SIZES", "LADDER", "TILES"]

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from . import __version__, analysis, api, bench, device, registry, report, tuner
-from .measure import DEFAULT_BUDGET_S, OK, shape_arg, shapes_arg
+from . import precision as _precision
+from .measure import DEFAULT_BUDGET_S, ERROR, FAILED, precisions_arg, shape_arg, shapes_arg
 
 PROG = "tiled-matmul"
 DEFAULT_OUT = "./tiled-matmul-results"
@@ -80,6 +81,23 @@ def _strategies_type(text: str) -> list[str]:
         return bench.resolve_strategies(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def precision_arg(text: str) -> str:
+    """argparse type for a single ``--precision`` request."""
+    values = precisions_arg(text)
+    if len(values) != 1:
+        raise argparse.ArgumentTypeError(f"--precision takes one of {', '.join(_precision.REQUESTS)} here; "
+                                         f"got {text!r}")
+    return values[0]
+
+
+def _precision_option(p: argparse.ArgumentParser, several: bool, what: str) -> None:
+    allowed = ", ".join(_precision.REQUESTS)
+    p.add_argument("--precision", type=precisions_arg if several else precision_arg, default=None,
+                   metavar="P,Q" if several else "P",
+                   help=f"{what}; {'comma-separated, ' if several else ''}each one of {allowed} "
+                        f"(default: the process default, {_precision.ENV} or auto); float64 takes auto or ieee")
 
 
 def _positive_int(text: str) -> int:
@@ -141,6 +159,8 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
                    help="timed repeats per row (default 10, --quick 5); rows slower than the row budget run fewer, at least 3")
     p.add_argument("--quick", action="store_true", help="smaller sizes (up to 1024³), 5 repeats, tile study at 1024³")
     p.add_argument("--tf32", action="store_true", help="add a cuBLAS row with TF32 explicitly on (float32 only)")
+    _precision_option(p, True, "precision request(s) to benchmark, a block of rows each (the reference for "
+                               "tf32 is cuBLAS with TF32 on, for the others TF32 off)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT}/)")
     p.add_argument("--tile-size", type=shape_arg, default=None, metavar="SHAPE",
                    help="size of the tile-size study (default 2048, --quick 1024)")
@@ -157,7 +177,8 @@ def _bench(args: argparse.Namespace) -> int:
     try:
         result = bench.run(strategies=args.strategies, sizes=args.sizes, dtype=args.dtype, repeat=args.repeat,
                            quick=args.quick, tf32=args.tf32, tile_study=args.tile_study, tile_size=args.tile_size,
-                           row_budget_s=args.row_budget or DEFAULT_BUDGET_S, progress=progress)
+                           row_budget_s=args.row_budget or DEFAULT_BUDGET_S, progress=progress,
+                           precision=args.precision)
     finally:
         progress.close()
     out.print(report.header_line(result))
@@ -166,8 +187,10 @@ def _bench(args: argparse.Namespace) -> int:
         out.print(report.tile_table(result))
     paths = report.write_outputs(result, args.out, with_plots=args.plots)
     out.print("wrote " + ", ".join(str(p) for p in paths.values()))
-    bad = [r for r in result.records if r.status != OK]
-    out.print(f"TF32 off for cuBLAS · {len(result.records)} rows · {len(bad)} not timed · "
+    bad = [r for r in result.records if r.status in (FAILED, ERROR)]
+    untimed = [r for r in result.records if not r.ok]
+    out.print(f"cuBLAS TF32 {result.meta.get('tf32', 'off')} · precision {', '.join(result.meta['precision'])} · "
+              f"{len(result.records)} rows · {len(untimed)} not timed ({len(bad)} failed) · "
               f"{time.perf_counter() - t0:.1f} s")
     return 1 if bad else 0
 
@@ -176,7 +199,12 @@ def _bench(args: argparse.Namespace) -> int:
 # explain
 # ---------------------------------------------------------------------------------------------
 def _explain_args(p: argparse.ArgumentParser) -> None:
-    _strategy_arg(p)
+    p.add_argument("strategy", metavar="STRATEGY", nargs="?", default=None,
+                   help=f"one of: {', '.join(registry.STRATEGIES)}, or auto (the kernel strategy='auto' picks)")
+    p.add_argument("--auto", action="store_true",
+                   help="explain the kernel strategy='auto' picks for the shape under --precision (no STRATEGY)")
+    _precision_option(p, False, "precision the strategy computes in (tensor-core rungs: tf32x3 or tf32; "
+                                "FFMA rungs: ieee), or the request auto's choice is made for")
     p.add_argument("--shape", type=shape_arg, required=True, metavar="MxNxK", help="problem size, e.g. 1024x1024x1024")
     _set_arg(p)
     _dtype_arg(p, per_strategy=True)
@@ -188,8 +216,13 @@ def _explain_args(p: argparse.ArgumentParser) -> None:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    m = analysis.explain(args.strategy, args.shape, dtype=args.dtype, registers=args.registers, measure=args.measure,
-                         **_params(args.params))
+    if args.auto and args.strategy not in (None, "auto"):
+        raise ValueError(f"--auto explains auto's choice; give no STRATEGY with it (got {args.strategy!r})")
+    strategy = "auto" if args.auto else args.strategy
+    if strategy is None:
+        raise ValueError(f"name a STRATEGY ({', '.join(registry.STRATEGIES)}) or give --auto")
+    m = analysis.explain(strategy, args.shape, dtype=args.dtype, registers=args.registers, measure=args.measure,
+                         precision=args.precision, **_params(args.params))
     if args.json:
         print(json.dumps(m, sort_keys=False))
         return 0
@@ -257,10 +290,15 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     _strategy_arg(p)
     _set_arg(p)
     _dtype_arg(p, per_strategy=True)
+    _precision_option(p, False, "precision the strategy computes in (tensor-core rungs: tf32x3 or tf32; "
+                                "FFMA rungs: ieee; auto keeps the strategy's own)")
 
 
 def _source(args: argparse.Namespace) -> int:
-    sys.stdout.write(api.source(args.strategy, dtype=args.dtype, **_params(args.params)))
+    params = _params(args.params)
+    if args.precision not in (None, "auto"):  # the config's field that selects the mode (passes)
+        params = registry.get(args.strategy).make_config(**params).with_precision(args.precision).params()
+    sys.stdout.write(api.source(args.strategy, dtype=args.dtype, **params))
     return 0
 
 
@@ -308,11 +346,27 @@ def _error(command: str, message: str) -> int:
     return 2
 
 
+def _check_precision_dtype(args: argparse.Namespace) -> None:
+    """ValueError where an explicit ``--precision`` is one a ``--dtype`` given does not take
+    (float64 takes auto or ieee)."""
+    requests = getattr(args, "precision", None)
+    dtypes = getattr(args, "dtype", None)
+    if not requests or not dtypes:
+        return
+    for dt in [dtypes] if isinstance(dtypes, str) else dtypes:
+        for request in [requests] if isinstance(requests, str) else requests:
+            _precision.check(request, dt)
+
+
 def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the CLI with `argv` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 with argparse's message on a usage error
     sub: Subcommand = args._subcommand
+    try:
+        _check_precision_dtype(args)  # a usage error, so before the GPU check
+    except ValueError as exc:
+        return _error(sub.name, str(exc))
     if sub.needs_gpu and not device.gpu_available():  # looked up per call, so tests can hide the GPU
         return _error(sub.name, NO_GPU_MESSAGE)
     try:

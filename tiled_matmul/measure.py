@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import accuracy, api
+from . import precision as _precision
 from .compile import get_kernel
 from .configs import Config
 from .timing import L2Flusher, Timing, host_us_per_call, time_fn
@@ -40,8 +41,9 @@ Sets = Sequence[tuple[Any, Any, Any]]
 #: Record statuses. ``ok``: validated and timed. ``pruned``: validated, then not timed further
 #: because its probe was far slower than the best so far (its times are the probe's).
 #: ``failed``: the result failed the check; never timed. ``error``: it could not compile or run.
-OK, PRUNED, FAILED, ERROR = "ok", "pruned", "failed", "error"
-STATUSES = (OK, PRUNED, FAILED, ERROR)
+#: ``skipped``: not run, by design (e.g. a strategy that cannot compute the requested precision).
+OK, PRUNED, FAILED, ERROR, SKIPPED = "ok", "pruned", "failed", "error", "skipped"
+STATUSES = (OK, PRUNED, FAILED, ERROR, SKIPPED)
 
 DEFAULT_REPEAT = 10
 DEFAULT_BUDGET_S = 1.0
@@ -110,6 +112,24 @@ def parse_shapes(shapes: "str | Iterable[Sequence[int] | str | int]") -> list[Sh
     return out
 
 
+def parse_precisions(requests: "Iterable[str] | str | None", dtype: Any = None) -> list[str]:
+    """Precision requests (:mod:`tiled_matmul.precision`) in order without repeats: names, or text
+    like ``"ieee,tf32x3"``; ``[the process default]`` when None. ValueError naming the allowed
+    values for an unknown one (or, with `dtype`, one that dtype does not take: float64 takes
+    "auto" and "ieee"); TypeError for a non-string."""
+    if requests is None:
+        requests = [_precision.get_precision()]
+    elif isinstance(requests, str):
+        requests = [r.strip() for r in requests.split(",") if r.strip()]
+    elif not isinstance(requests, Iterable):
+        raise TypeError(f"precision must be a string or a list of them, each one of "
+                        f"{', '.join(map(repr, _precision.REQUESTS))}; got {type(requests).__name__} {requests!r}")
+    out = [_precision.check(r, dtype) for r in requests]
+    if not out:
+        raise ValueError(f"no precision given; allowed: {', '.join(map(repr, _precision.REQUESTS))}")
+    return list(dict.fromkeys(out))
+
+
 def _argtype(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
         try:
@@ -123,6 +143,8 @@ def _argtype(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 #: argparse ``type=`` for one shape and for a comma-separated list of shapes.
 shape_arg = _argtype(parse_shape)
 shapes_arg = _argtype(parse_shapes)
+#: argparse ``type=`` for a comma-separated list of precision requests.
+precisions_arg = _argtype(parse_precisions)
 
 
 def shape_label(shape: Shape) -> str:
@@ -165,6 +187,11 @@ class Record:
     message: str = ""
     #: what the times are of: "call" (the row's call) or "launch" (the bare compiled launch)
     timed: str = ""
+    #: the precision mode the row computes in ("ieee", "tf32x3", "tf32"; cuBLAS: "ieee" with TF32
+    #: off, "tf32" with it on); "" where unknown
+    precision: str = ""
+    #: the precision request the row was measured under ("auto", "ieee", ...); "" where none
+    request: str = ""
 
     @property
     def shape(self) -> Shape:
@@ -206,18 +233,32 @@ class Row:
     tol: "float | None" = None  # validation tolerance (None: tiled_matmul.tolerance)
     context: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext
     timed: str = "call"
+    #: the precision mode it computes in ("": the config's, where it has one)
+    precision: str = ""
+    #: the precision request it is measured under ("" where none)
+    request: str = ""
+    #: why it is not run ("": it is); such a row is recorded as ``skipped``, never called
+    skip: str = ""
 
     @property
     def label(self) -> str:
         return f"{self.strategy} {config_label(self.config)}".strip()
 
 
-def strategy_row(study: str, name: str, cfg: Config) -> Row:
-    """A row launching `name` with `cfg` through the public API (validated for the current device).
+def tolerance_for(mode: str) -> "float | None":
+    """The normwise tolerance a row computing in precision `mode` is validated at: :data:`TF32_TOL`
+    for one TF32 pass (10-bit mantissas), None (:func:`tiled_matmul.tolerance`) otherwise."""
+    return TF32_TOL if mode == "tf32" else None
+
+
+def strategy_row(study: str, name: str, cfg: Config, request: str = "") -> Row:
+    """A row launching `name` with `cfg` through the public API (validated for the current device),
+    at the tolerance of the precision mode `cfg` computes in; `request` is recorded with it.
 
     A config this device cannot run still makes a row: its call raises, so the row is recorded
     with status ``error`` and the rest of the run goes on.
     """
+    tags = dict(tol=tolerance_for(cfg.precision), precision=cfg.precision, request=request)
     try:
         k = api.kernel(name, **cfg.params())
     except (ValueError, TypeError) as exc:
@@ -226,17 +267,30 @@ def strategy_row(study: str, name: str, cfg: Config) -> Row:
         def broken(a, b, c):
             raise err
 
-        return Row(study, name, broken, cfg)
-    return Row(study, name, lambda a, b, c: k(a, b, out=c), cfg)
+        return Row(study, name, broken, cfg, **tags)
+    return Row(study, name, lambda a, b, c: k(a, b, out=c), cfg, **tags)
 
 
-def auto_row(study: str) -> Row:
-    """A row calling ``matmul(a, b, strategy="auto")``: the tuned (or heuristic) pick per shape."""
-    return Row(study, AUTO, lambda a, b, c: api.matmul(a, b, AUTO, out=c))
+def skipped_row(study: str, name: str, cfg: "Config | None", request: str, why: str) -> Row:
+    """A row that is recorded as ``skipped`` with the reason `why` and never called."""
+
+    def never(a, b, c):
+        raise AssertionError(f"skipped row {name!r} called")
+
+    return Row(study, name, never, cfg, request=request, skip=why)
 
 
-def cublas_row(study: str, tf32: bool = False) -> Row:
-    """``cupy.matmul`` with plain FP32 compute, or TF32 (validated at :data:`TF32_TOL`)."""
+def auto_row(study: str, request: str = "") -> Row:
+    """A row calling ``matmul(a, b, strategy="auto", precision=request)`` (the process default's
+    request when `request` is ""): the tuned (or heuristic) pick per shape."""
+    precision = request or None
+    return Row(study, AUTO, lambda a, b, c: api.matmul(a, b, AUTO, out=c, precision=precision),
+               tol=tolerance_for(request), request=request)
+
+
+def cublas_row(study: str, tf32: bool = False, request: str = "") -> Row:
+    """``cupy.matmul`` with plain FP32 compute (precision "ieee"), or TF32 ("tf32", validated at
+    :data:`TF32_TOL`); `request` is recorded with it."""
 
     def call(a, b, c):
         import cupy
@@ -244,8 +298,9 @@ def cublas_row(study: str, tf32: bool = False) -> Row:
         cupy.matmul(a, b, out=c)
 
     if tf32:
-        return Row(study, CUBLAS_TF32, call, None, TF32_TOL, lambda: cublas_compute_type("tf32"))
-    return Row(study, CUBLAS, call, context=lambda: cublas_compute_type("fp32"))
+        return Row(study, CUBLAS_TF32, call, None, TF32_TOL, lambda: cublas_compute_type("tf32"),
+                   precision="tf32", request=request)
+    return Row(study, CUBLAS, call, context=lambda: cublas_compute_type("fp32"), precision="ieee", request=request)
 
 
 @contextlib.contextmanager
@@ -332,6 +387,8 @@ def _shape_of(sets: Sets) -> tuple[Shape, str]:
 def _record(row: Row, sets: Sets, v: "Validation | None" = None, **kw: Any) -> Record:
     shape, dtype = _shape_of(sets)
     cfg = row.config
+    kw.setdefault("precision", row.precision or ("" if cfg is None else cfg.precision))
+    kw.setdefault("request", row.request)
     if cfg is not None:
         kw.update(threads_per_block=cfg.threads, smem_bytes=cfg.smem_bytes(dtype))
     if v is not None:
@@ -359,6 +416,8 @@ def validate(row: Row, sets: Sets) -> Validation:
     """Call `row` once on input set 0 (into a NaN-filled C) and check the result against a float64
     reference; that call, bracketed by CUDA events, is the probe. Never raises for a kernel
     problem: a row that fails or cannot run comes back as ``rejected``."""
+    if row.skip:
+        return Validation(rejected=_record(row, sets, status=SKIPPED, message=row.skip, precision=""))
     a, b, c = sets[0]
     v = Validation(registers=_registers(row, _shape_of(sets)[1]))
     result: list[Any] = []
@@ -414,8 +473,9 @@ def measure(row: Row, sets: Sets, flush: "L2Flusher | None", **plan: Any) -> Rec
 
 
 __all__ = [
-    "parse_shape", "parse_shapes", "shape_arg", "shapes_arg", "shape_label", "Record", "Row", "Validation",
-    "STATUSES", "OK", "PRUNED", "FAILED", "ERROR", "strategy_row", "auto_row", "cublas_row", "cublas_compute_type",
+    "parse_shape", "parse_shapes", "shape_arg", "shapes_arg", "parse_precisions", "precisions_arg", "shape_label", "Record", "Row", "Validation",
+    "STATUSES", "OK", "PRUNED", "FAILED", "ERROR", "SKIPPED", "strategy_row", "skipped_row", "auto_row", "cublas_row",
+    "cublas_compute_type", "tolerance_for", "TF32_TOL",
     "make_inputs", "n_input_sets", "plan_repeats", "validate", "time_validated", "pruned", "measure",
     "config_label", "L2Flusher", "Timing", "time_fn", "host_us_per_call",
 ]

@@ -29,6 +29,21 @@ def _save(fig, path: "str | Path") -> Path:
     return Path(path)
 
 
+def _lines(recs, xs: dict) -> dict[str, list[tuple[int, float]]]:
+    """Points (x, TFLOP/s) per line of the ladder plot: one line per strategy, or per strategy and
+    precision request ("wgmma [tf32]") where the run has several requests; a cuBLAS row measured
+    in several requests' blocks is one line (its first measurement at each size)."""
+    several = len({r.request for r in recs if r.strategy not in (CUBLAS, CUBLAS_TF32)}) > 1
+    lines: dict[str, dict[int, float]] = {}
+    for r in recs:
+        cublas = r.strategy in (CUBLAS, CUBLAS_TF32)
+        name = r.strategy if cublas or not several else f"{r.strategy} [{r.request or '-'}]"
+        line = lines.setdefault(name, {})
+        if r.ok and r.tflops and xs[r.shape] not in line:
+            line[xs[r.shape]] = r.tflops
+    return {name: sorted(line.items()) for name, line in lines.items()}
+
+
 def plot_ladder(result: "BenchResult", path: "str | Path") -> Path:
     """TFLOP/s against size, one line per strategy, cuBLAS as a thick black line."""
     plt = _pyplot()
@@ -36,9 +51,7 @@ def plot_ladder(result: "BenchResult", path: "str | Path") -> Path:
     shapes = sorted({r.shape for r in recs}, key=lambda s: (s[0] * s[1] * s[2], s))
     xs = {s: i for i, s in enumerate(shapes)}
     fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
-    order = list(dict.fromkeys(r.strategy for r in recs))
-    for name in order:
-        pts = sorted((xs[r.shape], r.tflops) for r in recs if r.strategy == name and r.ok and r.tflops)
+    for name, pts in _lines(recs, xs).items():
         if not pts:
             continue
         x, y = zip(*pts)

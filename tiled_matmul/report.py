@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import plots
-from .measure import CUBLAS, Record, shape_label
+from .measure import CUBLAS, CUBLAS_TF32, SKIPPED, Record, shape_label
 
 if TYPE_CHECKING:
     from .bench import BenchResult
@@ -82,42 +82,71 @@ def _smem(r: Record) -> str:
     return "–" if r.smem_bytes is None else f"{r.smem_bytes / 1024:.1f} KiB"
 
 
+def _requests(result: "BenchResult") -> list[str]:
+    """The precision requests of the run, in order (older results without them: none)."""
+    return list(result.meta.get("precision") or dict.fromkeys(r.request for r in result.ladder() if r.request))
+
+
+def _mode(r: Record) -> str:
+    """What the precision column shows: the mode the row computes in, or "–" (a skipped row)."""
+    return r.precision or "–"
+
+
 def header_line(result: "BenchResult") -> str:
     m = result.meta
-    return (f"{m.get('device', '?')} · {m.get('dtype', '?')} · {m.get('cublas', TF32_NOTE)} · "
+    reqs = _requests(result)
+    prec = f"precision {', '.join(reqs)} · " if reqs else ""
+    return (f"{m.get('device', '?')} · {m.get('dtype', '?')} · {prec}{m.get('cublas', TF32_NOTE)} · "
             f"repeats {m.get('repeat')} (≥{m.get('min_repeat')} when a row exceeds {m.get('row_budget_s')} s) · "
             f"L2 flushed between repeats")
 
 
 def _untimed_rows(t, r: Record, lead: list[str], width: int, message_col: int) -> None:
     """A row that was not timed: its status where the time would be, its message below in column
-    `message_col`."""
-    t.add_row(*lead, f"[red]{r.status.upper()}[/red]", *[""] * (width - len(lead) - 1))
-    t.add_row(*[""] * message_col, f"[red]{r.message}[/red]", *[""] * (width - message_col - 1))
+    `message_col` (red for a failure, dim for a row skipped by design)."""
+    color = "dim" if r.status == SKIPPED else "red"
+    t.add_row(*lead, f"[{color}]{r.status.upper()}[/{color}]", *[""] * (width - len(lead) - 1))
+    t.add_row(*[""] * message_col, f"[{color}]{r.message}[/{color}]", *[""] * (width - message_col - 1))
 
 
 def ladder_table(result: "BenchResult"):
-    """A rich Table of the ladder, one section per shape."""
+    """A rich Table of the ladder, one section per shape (and per precision request where the run
+    has several). The precision column is the mode each row computes in; % cuBLAS is against the
+    cuBLAS reference of the row's request (TF32 cuBLAS for "tf32", FP32 otherwise)."""
     from rich.table import Table
 
-    tf32 = "TF32 off" if result.meta.get("dtype", "float32") == "float32" else "float64"
-    t = Table(title=f"Strategy ladder vs cuBLAS ({tf32}) — {result.meta.get('device', '')}", title_justify="left")
-    for col, just in (("shape", "left"), ("strategy", "left"), ("config", "left"), ("median ms", "right"),
-                      ("± IQR", "right"), ("TFLOP/s", "right"), ("% cuBLAS", "right"), ("× naive", "right"),
-                      ("runs", "right")):
+    reqs = _requests(result)
+    several = len(reqs) > 1
+    if result.meta.get("dtype", "float32") != "float32":
+        ref = "float64"
+    elif "tf32" in reqs:
+        ref = "TF32 off; TF32 on for precision tf32" if several else "TF32 on"
+    else:
+        ref = "TF32 off"
+    title = f"Strategy ladder vs cuBLAS ({ref})"
+    if len(reqs) == 1:
+        title += f", precision {reqs[0]}"
+    t = Table(title=f"{title} — {result.meta.get('device', '')}", title_justify="left")
+    cols = [("shape", "left"), ("strategy", "left"), ("config", "left"), ("precision", "left")]
+    if several:
+        cols.append(("request", "left"))
+    cols += [("median ms", "right"), ("± IQR", "right"), ("TFLOP/s", "right"), ("% cuBLAS", "right"),
+             ("× naive", "right"), ("runs", "right")]
+    for col, just in cols:
         t.add_column(col, justify=just, no_wrap=col != "config")
     last = None
     for r in result.ladder():
-        if last is not None and r.shape != last:
+        if last is not None and (r.shape != last[0] or (several and r.request != last[1])):
             t.add_section()
-        shape = shape_label(r.shape) if r.shape != last else ""
-        last = r.shape
+        shape = shape_label(r.shape) if last is None or r.shape != last[0] else ""
+        last = (r.shape, r.request)
+        lead = [shape, r.strategy, r.config, _mode(r)] + ([r.request or "–"] if several else [])
         if r.ok:
-            t.add_row(shape, r.strategy, r.config, _ms(r.median_ms), _ms(r.iqr_ms), _fmt(r.tflops, ".2f"),
+            t.add_row(*lead, _ms(r.median_ms), _ms(r.iqr_ms), _fmt(r.tflops, ".2f"),
                       _fmt(r.pct_cublas, ".1f"), _fmt(r.speedup_vs_naive, ".1f"), str(r.repeats),
-                      style="bold" if r.strategy == CUBLAS else None)
+                      style="bold" if r.strategy in (CUBLAS, CUBLAS_TF32) else None)
         else:
-            _untimed_rows(t, r, [shape, r.strategy, r.config], 9, 2)
+            _untimed_rows(t, r, lead, len(cols), 2)
     return t
 
 
@@ -142,14 +171,16 @@ def tile_table(result: "BenchResult"):
 
 def markdown_tables(result: "BenchResult") -> str:
     """The ladder and the tile study as GitHub-markdown tables (for a README or RESULTS file)."""
-    lines = [f"_{header_line(result)}_", "", "| shape | strategy | config | median ms | ± IQR | TFLOP/s | % cuBLAS | × naive |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
+    lines = [f"_{header_line(result)}_", "",
+             "| shape | strategy | config | precision | request | median ms | ± IQR | TFLOP/s | % cuBLAS | × naive |",
+             "|---|---|---|---|---|---:|---:|---:|---:|---:|"]
     for r in result.ladder():
+        lead = f"| {shape_label(r.shape)} | {r.strategy} | {r.config} | {_mode(r)} | {r.request or '–'} |"
         if r.ok:
-            lines.append(f"| {shape_label(r.shape)} | {r.strategy} | {r.config} | {_ms(r.median_ms)} | {_ms(r.iqr_ms)} | "
+            lines.append(f"{lead} {_ms(r.median_ms)} | {_ms(r.iqr_ms)} | "
                          f"{_fmt(r.tflops, '.2f')} | {_fmt(r.pct_cublas, '.1f')} | {_fmt(r.speedup_vs_naive, '.1f')} |")
         else:
-            lines.append(f"| {shape_label(r.shape)} | {r.strategy} | {r.config} | {r.status}: {r.message} | | | | |")
+            lines.append(f"{lead} {r.status}: {r.message} | | | | |")
     tiles = result.tiles()
     if tiles:
         lines += ["", f"Tile-size study at {shape_label(tiles[0].shape)}:", "",

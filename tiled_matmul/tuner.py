@@ -3,8 +3,9 @@
 For an M x N x K product of `dtype`, :func:`tune`
 
 1. enumerates the search space (default config included) of each tunable strategy of the
-   registry (``Strategy.tunable``), keeping only configs whose ``validate()`` passes for the device
-   and dtype;
+   registry (``Strategy.tunable``) in the precision modes the request allows for the shape
+   (:func:`tiled_matmul.precision.modes_for`: tensor-core configs take the mode's ``passes``, FFMA
+   configs only "ieee"), keeping only configs whose ``validate()`` passes for the device and dtype;
 2. measures each candidate with :mod:`tiled_matmul.measure` on one set of fresh inputs: it is run
    once into a NaN-poisoned output and checked against the float64 reference; a candidate that
    fails the check (``failed``) or cannot compile or run (``error``) is recorded and never timed;
@@ -16,14 +17,16 @@ For an M x N x K product of `dtype`, :func:`tune`
    where it is unavailable (each record's ``timed`` says which);
 4. returns a :class:`TuneResult` (best strategy and params, its time, every candidate as a
    :class:`tiled_matmul.measure.Record`) and, unless ``save=False``, stores the best in the tuning
-   database under the shape's bucket (:mod:`tiled_matmul.tunedb`), where ``strategy="auto"`` finds it.
+   database under the shape's bucket for the precision request (:func:`tiled_matmul.tunedb.bucket`),
+   where ``strategy="auto"`` with that request finds it.
 
-Command line: ``tiled-matmul tune --sizes 4096 3001x2999x3007 --dtype float32``.
+Command line: ``tiled-matmul tune --sizes 4096 3001x2999x3007 --dtype float32 --precision auto,tf32``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -32,12 +35,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from . import api, registry, report, tunedb
+from . import precision as _precision
 from .configs import Config
 from .device import gpu_available
 from .dtypes import as_dtype
 from .operands import launch_flags
-from .measure import (OK, PRUNED, L2Flusher, Record, Row, cublas_row, make_inputs, measure, pruned, shape_arg,
-                      strategy_row, time_validated, validate)
+from .measure import (OK, PRUNED, L2Flusher, Record, Row, cublas_row, make_inputs, measure, precisions_arg, pruned,
+                      shape_arg, strategy_row, time_validated, validate)
 
 #: The ``study`` of every record the tuner makes.
 TUNE = "tune"
@@ -57,6 +61,8 @@ class TuneResult:
     cublas_ms: "float | None" = None
     seconds: float = 0.0
     db_path: "str | None" = None
+    #: the precision request tuned for (the bucket's); the best's own mode is ``best.precision``
+    precision: str = "auto"
 
     @property
     def strategy(self) -> "str | None":
@@ -92,16 +98,19 @@ class TuneResult:
             "strategy": b.strategy, "params": dict(b.params), "median_ms": round(b.median_ms, 5),
             "min_ms": round(b.min_ms, 5), "iqr_ms": round(b.iqr_ms, 5), "repeats": b.repeats,
             "tflops": round(b.tflops, 3), "rel_err": b.rel_err, "shape": [M, N, K], "dtype": self.dtype,
+            "request": self.precision, "precision": b.precision,
             "cublas_ms": None if self.cublas_ms is None else round(self.cublas_ms, 5),
             "candidates": sum(c.status in (OK, PRUNED) for c in self.candidates),
             "tuned_at": tunedb.timestamp(),
         }
 
 
-def search_space(strategies: "Iterable[str] | None" = None, dtype="float32", device: Any = None
-                 ) -> list[tuple[registry.Strategy, Config]]:
-    """(strategy, config) pairs to try: each tunable strategy's default and search space, valid
-    for `device` and `dtype`, without duplicates. Naming a non-tunable strategy is allowed."""
+def search_space(strategies: "Iterable[str] | None" = None, dtype="float32", device: Any = None,
+                 modes: "Sequence[str] | None" = None) -> list[tuple[registry.Strategy, Config]]:
+    """(strategy, config) pairs to try: each tunable strategy's default and search space, in each
+    precision mode of `modes` the strategy computes (tensor-core configs ``.with_precision(mode)``;
+    default: the configs as they are), valid for `device` and `dtype`, without duplicates. Naming a
+    non-tunable strategy is allowed."""
     if strategies is None:
         entries = [s for s in registry.STRATEGIES.values() if s.tunable]
     else:
@@ -110,48 +119,63 @@ def search_space(strategies: "Iterable[str] | None" = None, dtype="float32", dev
         entries = [registry.get(s) for s in strategies]
     out = []
     for entry in entries:
-        out.extend((entry, cfg) for cfg in entry.configs if cfg.is_valid(device, dtype))
+        configs = entry.configs if modes is None else [
+            cfg.with_precision(m) for m in modes for cfg in entry.configs if m in type(cfg).PRECISIONS]
+        out.extend((entry, cfg) for cfg in dict.fromkeys(configs) if cfg.is_valid(device, dtype))
     return out
 
 
 def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | None" = None, *,
          repeat: int = 10, warmup: int = 2, budget_ms: float = 400.0, prune: float = 3.0,
          cublas: bool = True, save: bool = True, db_path: Any = None, device: "int | None" = None,
-         progress: bool = True, seed: "int | None" = None) -> TuneResult:
-    """Find the fastest correct (strategy, params) for an M x N x K product of `dtype`.
+         progress: bool = True, seed: "int | None" = None, precision: "str | None" = None) -> TuneResult:
+    """Find the fastest correct (strategy, params) for an M x N x K product of `dtype` under the
+    precision request `precision` (None: the process default; see :mod:`tiled_matmul.precision`).
 
-    `strategies` limits the search (default: every tunable strategy). Each survivor of the check is
-    timed over at most `repeat` L2-flushed calls after `warmup`, fewer when a call is long (about
-    `budget_ms` of timed work per candidate, never under 3). `cublas` also measures ``cupy.matmul``
-    (FP32, TF32 off) for scale. With `save`, the best goes into the tuning database at `db_path`
-    (default :func:`tiled_matmul.tunedb.user_db_path`); a database that cannot be written only warns.
+    The candidates are the configs computing a mode the request allows for the shape
+    (:func:`tiled_matmul.precision.modes_for`; "auto" allows tf32x3 from K = TF32X3_MIN_K, else
+    ieee only). `strategies` limits the search (default: every tunable strategy). Each survivor of
+    the check is timed over at most `repeat` L2-flushed calls after `warmup`, fewer when a call is
+    long (about `budget_ms` of timed work per candidate, never under 3). `cublas` also measures
+    ``cupy.matmul`` for scale (TF32 on for a "tf32" request, else FP32 with TF32 off). With `save`,
+    the best goes into the tuning database at `db_path` (default
+    :func:`tiled_matmul.tunedb.user_db_path`) under ``tunedb.bucket(M, N, K, dtype, precision)``; a
+    database that cannot be written only warns.
 
-    Raises RuntimeError without a CUDA device (CuPy missing included).
+    Raises RuntimeError without a CUDA device (CuPy missing included); ValueError for a precision
+    `dtype` does not take (float64: "auto" or "ieee") or when no named strategy computes a mode
+    the request allows.
 
     >>> r = tune(2048, 2048, 2048)                 # doctest: +SKIP
     >>> r.strategy, r.params, r.best.median_ms     # doctest: +SKIP
     """
-    if not gpu_available():  # before anything imports CuPy, which may be missing
-        raise RuntimeError("tune needs a CUDA device and none is available (cupy.is_available() is False)")
-    import cupy
-
     M, N, K = (int(x) for x in (M, N, K))
     if min(M, N, K) < 1:
         raise ValueError(f"tune needs M, N, K >= 1; got {M}x{N}x{K}")
     dt = as_dtype(dtype)
+    request = _precision.resolve(precision, dt)
+    modes = _precision.modes_for(request, dt, K)
+    if strategies is not None and not search_space(strategies, dt, None, modes):  # no GPU needed to tell
+        raise _no_candidates(dt, request, modes, K, strategies)
+    if not gpu_available():  # before anything imports CuPy, which may be missing
+        raise RuntimeError("tune needs a CUDA device and none is available (cupy.is_available() is False)")
+    import cupy
+
     dev = cupy.cuda.runtime.getDevice() if device is None else int(device)
     t_start = time.perf_counter()
     plan = dict(repeat=repeat, budget_s=budget_ms / 1e3, warmup=warmup)
     with cupy.cuda.Device(dev):
         ident = tunedb.device_id(dev)
-        space = search_space(strategies, dt, dev)
+        space = search_space(strategies, dt, dev, modes)
         if not space:
-            raise ValueError(f"no valid config to tune for {dt} among strategies {strategies!r}")
+            raise _no_candidates(dt, request, modes, K, strategies)
         sets = make_inputs((M, N, K), dt, seed=seed)
         flush = L2Flusher()
-        result = TuneResult((M, N, K), dt, ident.name, ident.cc, tunedb.bucket(M, N, K, dt), None)
+        result = TuneResult((M, N, K), dt, ident.name, ident.cc, tunedb.bucket(M, N, K, dt, request), None,
+                            precision=request)
         if cublas:
-            result.cublas_ms = measure(cublas_row(TUNE), sets, flush, **plan).median_ms
+            result.cublas_ms = measure(cublas_row(TUNE, tf32=request == "tf32", request=request), sets, flush,
+                                       **plan).median_ms
         bar = report.Progress(f"tune {M}x{N}x{K} {dt}", transient=False) if progress else None
         best: "Record | None" = None
         try:
@@ -159,7 +183,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
                 if bar is not None:
                     done = f" · best {best.median_ms:.3f} ms" if best else ""
                     bar(i, len(space), f"{entry.name} {cfg.tag()}"[:60] + done)
-                rec = _measure_candidate(entry.name, cfg, sets, flush, best, prune, plan)
+                rec = _measure_candidate(entry.name, cfg, sets, flush, best, prune, plan, request)
                 result.candidates.append(rec)
                 if rec.ok and (best is None or rec.median_ms < best.median_ms):
                     best = rec
@@ -186,11 +210,16 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     return result
 
 
+def _no_candidates(dt: str, request: str, modes: Sequence[str], K: int, strategies: Any) -> ValueError:
+    return ValueError(f"no valid config to tune for {dt} under precision {request!r} (modes "
+                      f"{', '.join(modes)} at K={K}) among strategies {strategies!r}")
+
+
 def _measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None", prune: float,
-                       plan: dict) -> Record:
-    """Validate one candidate, then (unless pruned) time it: its bare launch where that passes the
-    check too, else its public call."""
-    row = strategy_row(TUNE, name, cfg)
+                       plan: dict, request: str = "") -> Record:
+    """Validate one candidate (at the tolerance of the mode it computes in), then (unless pruned)
+    time it: its bare launch where that passes the check too, else its public call."""
+    row = strategy_row(TUNE, name, cfg, request)
     v = validate(row, sets)
     if v.rejected is not None:
         return v.rejected
@@ -225,7 +254,7 @@ def _launch_row(row: Row, sets) -> "Row | None":
             launch(compiled, a, b, c, M, N, K, flags, stream())
     except Exception:
         return None
-    return Row(row.study, row.strategy, run, row.config, timed="launch")
+    return dataclasses.replace(row, call=run, timed="launch")
 
 
 def tune_many(sizes: Iterable[tuple[int, int, int]], dtype="float32", strategies=None, **kwargs) -> list[TuneResult]:
@@ -252,6 +281,10 @@ def add_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="dtype(s) to tune (default float32)")
     p.add_argument("--strategies", type=_strategy_list, default=None, metavar="A,B",
                    help="comma-separated strategies to search (default: every tunable one)")
+    p.add_argument("--precision", type=precisions_arg, default=None, metavar="P,Q",
+                   help=f"precision request(s) to tune for, comma-separated, each one of "
+                        f"{', '.join(_precision.REQUESTS)} (default: the process default, "
+                        f"{_precision.ENV} or auto); float64 takes auto or ieee")
     p.add_argument("--repeat", type=int, default=10, help="most timed repeats per candidate (default 10)")
     p.add_argument("--warmup", type=int, default=2, help="untimed calls before timing (default 2)")
     p.add_argument("--budget-ms", type=float, default=400.0,
@@ -276,12 +309,17 @@ def add_subcommand(subparsers) -> argparse.ArgumentParser:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run a parsed ``tune`` command; prints a summary table; returns the exit status."""
+    requests = getattr(args, "precision", None) or [_precision.get_precision()]
+    for dt in args.dtype:  # every (dtype, request) pair is checked before anything is tuned
+        for request in requests:
+            _precision.check(request, dt)
     results: list[TuneResult] = []
     for dt in args.dtype:
-        for M, N, K in args.sizes:
-            results.append(tune(M, N, K, dt, args.strategies, repeat=args.repeat, warmup=args.warmup,
-                                budget_ms=args.budget_ms, cublas=not args.no_cublas, save=not args.no_save,
-                                db_path=args.db, progress=not args.quiet))
+        for request in requests:
+            for M, N, K in args.sizes:
+                results.append(tune(M, N, K, dt, args.strategies, repeat=args.repeat, warmup=args.warmup,
+                                    budget_ms=args.budget_ms, cublas=not args.no_cublas, save=not args.no_save,
+                                    db_path=args.db, progress=not args.quiet, precision=request))
     print_summary(results)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
@@ -298,13 +336,15 @@ def print_summary(results: Sequence[TuneResult]) -> None:
         b = r.best
         ok = sum(c.status in (OK, PRUNED) for c in r.candidates)
         rows.append([
-            "x".join(map(str, r.shape)), r.dtype, r.bucket.split("/", 1)[1],
-            b.strategy if b else "-", ", ".join(f"{k}={v}" for k, v in b.params.items()) if b else "-",
+            "x".join(map(str, r.shape)), r.dtype, r.precision, r.bucket.split("/", 1)[1],
+            b.strategy if b else "-", b.precision if b else "-",
+            ", ".join(f"{k}={v}" for k, v in b.params.items()) if b else "-",
             f"{b.median_ms:.3f}" if b else "-", f"{b.tflops:.1f}" if b else "-",
             f"{r.cublas_ms:.3f}" if r.cublas_ms else "-", f"{r.vs_cublas:.2f}" if r.vs_cublas else "-",
             f"{ok}/{len(r.candidates)}",
         ])
-    head = ["shape", "dtype", "bucket", "best", "params", "ms", "TFLOP/s", "cuBLAS ms", "xcuBLAS", "ok"]
+    head = ["shape", "dtype", "request", "bucket", "best", "mode", "params", "ms", "TFLOP/s", "cuBLAS ms", "xcuBLAS",
+            "ok"]
     from rich.table import Table
 
     t = Table(*head, title="tiled-matmul tune")
