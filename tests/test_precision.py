@@ -140,8 +140,7 @@ def test_resolve_uses_the_default_only_when_none_is_given():
     assert precision.resolve(None, "float32") == "ieee"
     assert precision.resolve("tf32", "float32") == "tf32"
     tm.set_precision("tf32")
-    with pytest.raises(ValueError, match="float64"):
-        precision.resolve(None, "float64")
+    assert precision.resolve(None, "float64") == "auto"  # the default governs float32 only
 
 
 # ---------------------------------------------------------------------------------------------
@@ -605,3 +604,18 @@ def test_source_renders_the_requested_mode(capsys):
     assert capsys.readouterr().out == tm.source("wgmma", passes=1)
     assert cli.main(["source", "wgmma"]) == 0
     assert capsys.readouterr().out == tm.source("wgmma", passes=3)
+
+
+def test_a_tf32_process_default_leaves_float64_on_auto():
+    """The process default governs float32; float64 calls under a tf32 default run "auto" (ieee),
+    while an explicit precision="tf32" on float64 is still an error."""
+    from tiled_matmul import precision
+
+    previous = precision.set_precision("tf32")
+    try:
+        assert precision.resolve(None, "float32") == "tf32"
+        assert precision.resolve(None, "float64") == "auto"
+        with pytest.raises(ValueError, match="float64 products take precision 'auto' or 'ieee'"):
+            precision.resolve("tf32", "float64")
+    finally:
+        precision.set_precision(None if previous == "auto" else previous)
