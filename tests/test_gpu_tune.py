@@ -103,7 +103,10 @@ def test_auto_correct_on_suite(M, N, K):
     ident = tdb.device_id()
     shipped = any(p.name == "tuned_h100.json" for p in tdb.shipped_db_paths())
     if shipped and ident.name == tdb.H100_NAME and ident.cc == "90":
-        assert dispatch.choose(M, N, K).source == "shipped-db"
+        # the shipped entry answers wherever it exists and computes a mode "auto" allows for this
+        # K (below TF32X3_MIN_K a tensor-core entry is passed over for the FFMA rules)
+        found = dispatch.lookup_entry(M, N, K)
+        assert dispatch.choose(M, N, K).source == ("shipped-db" if found else "heuristic")
 
 
 def test_kernel_auto_dispatches_per_shape():
