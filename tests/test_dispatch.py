@@ -88,13 +88,13 @@ def test_precision_request_filters_db_entries(no_shipped, fresh_tunedb):
     "ieee" never takes it; below TF32X3_MIN_K "auto" does not either."""
     tdb.save_entries({tdb.bucket(4096, 4096, 4096): {"strategy": "tensor_core", "params": {"bk": 16}, "ms": 1.0},
                       tdb.bucket(4096, 4096, 4096, precision="ieee"): {"strategy": "tensor_core", "params": {}, "ms": 1.0},
-                      tdb.bucket(4096, 4096, 256): {"strategy": "wgmma", "params": {}, "ms": 1.0}},
+                      tdb.bucket(4096, 4096, 64): {"strategy": "wgmma", "params": {}, "ms": 1.0}},
                      dev=DEV)
     dispatch.clear_cache()
     assert dispatch.choose(4096, 4096, 4096, device=DEV).strategy == "tensor_core"
     c = dispatch.choose(4096, 4096, 4096, device=DEV, precision="ieee")
     assert (c.strategy, c.source) == ("register_blocked", "heuristic")
-    c = dispatch.choose(4096, 4096, 256, device=DEV)  # K < TF32X3_MIN_K: the FFMA rules
+    c = dispatch.choose(4096, 4096, 64, device=DEV)  # K < TF32X3_MIN_K: the FFMA rules
     assert c.source == "heuristic" and not tm.STRATEGIES[c.strategy].config_cls.TENSOR_CORES
     c = dispatch.choose(4096, 4096, 4096, device=DEV, precision="tf32")
     assert c.params.get("passes") == 1 and c.source == "heuristic"

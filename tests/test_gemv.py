@@ -305,26 +305,26 @@ def test_heuristic_leaves_other_shapes_alone(shape):
 
 
 def test_auto_picks_per_shape_inside_one_bucket(fresh_tunedb, monkeypatch):
-    """256 x 256 x 508 and 256 x 256 x 512 share a bucket; without a database entry for it, each
-    gets the heuristic's pick for its own shape (K = 508 is below TF32X3_MIN_K: FFMA; K = 512
+    """1024 x 1024 x 124 and 1024 x 1024 x 128 share a bucket; without a database entry for it,
+    each gets the heuristic's pick for its own shape (K = 124 is below TF32X3_MIN_K: FFMA; K = 128
     takes tf32x3), whichever comes first. Below 16 the buckets are powers of two, so M = 1 and
     M = 8 (different GEMV chunks) never share an entry."""
     from tiled_matmul import tunedb
 
     monkeypatch.setattr(tunedb, "shipped_db_paths", lambda: [])
     dev = tunedb.device_id()
-    assert tunedb.bucket(256, 256, 508) == tunedb.bucket(256, 256, 512)
+    assert tunedb.bucket(1024, 1024, 124) == tunedb.bucket(1024, 1024, 128)
     assert tunedb.bucket(1, 8192, 8192) != tunedb.bucket(8, 8192, 8192)
-    long_k = dispatch.choose(256, 256, 512, device=dev)
-    short_k = dispatch.choose(256, 256, 508, device=dev)
+    long_k = dispatch.choose(1024, 1024, 128, device=dev)
+    short_k = dispatch.choose(1024, 1024, 124, device=dev)
     assert short_k.source == long_k.source == "heuristic"
     assert not tm.STRATEGIES[short_k.strategy].config_cls.TENSOR_CORES
     assert tm.STRATEGIES[long_k.strategy].config_cls.TENSOR_CORES
     dispatch.clear_cache()
-    assert dispatch.choose(256, 256, 508, device=dev) == short_k
-    assert dispatch.choose(256, 256, 512, device=dev) == long_k
+    assert dispatch.choose(1024, 1024, 124, device=dev) == short_k
+    assert dispatch.choose(1024, 1024, 128, device=dev) == long_k
     # a database entry that both requests allow (FFMA) still serves its whole bucket
-    tunedb.save_entries({tunedb.bucket(256, 256, 512): {"strategy": "warp_tiled", "params": {}}}, dev)
-    for K in (508, 512):
-        c = dispatch.choose(256, 256, K, device=dev)
+    tunedb.save_entries({tunedb.bucket(1024, 1024, 128): {"strategy": "warp_tiled", "params": {}}}, dev)
+    for K in (124, 128):
+        c = dispatch.choose(1024, 1024, K, device=dev)
         assert (c.strategy, c.params, c.source) == ("warp_tiled", {}, "user-db")

@@ -203,12 +203,12 @@ def test_a_tuned_entry_is_found_under_its_own_request_only(fresh_tunedb):
 
 
 def test_an_auto_entry_computing_a_mode_the_shape_does_not_allow_is_not_used(fresh_tunedb):
-    # tf32x3 saved under the auto key of a bucket that holds K = 500 (below TF32X3_MIN_K) too
-    result = _tune_result((1024, 1024, 512), "auto", "tensor_core", {})
+    # tf32x3 saved under the auto key of a bucket that holds K = 124 (below TF32X3_MIN_K) too
+    result = _tune_result((1024, 1024, 128), "auto", "tensor_core", {})
     tunedb.save_entries({result.bucket: result.entry()}, tunedb.device_id(), fresh_tunedb)
     dispatch.clear_cache()
-    assert dispatch.choose(1024, 1024, 512, "float32", precision="auto").source == "user-db"
-    low = dispatch.choose(1024, 1024, 500, "float32", precision="auto")
+    assert dispatch.choose(1024, 1024, 128, "float32", precision="auto").source == "user-db"
+    low = dispatch.choose(1024, 1024, 124, "float32", precision="auto")
     assert low.source != "user-db"
     assert tm.STRATEGIES[low.strategy].make_config(**low.params).precision == "ieee"
 

@@ -13,7 +13,7 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
 * float64 on an sm_90 GPU (``dmma=True``): dmma (FP64 tensor cores) from one wave of its
   default 128 x 128 tiles (warp_tiled's default there on other GPUs: FP64 FMAs, 1 block/SM for
   doubles); below that the FFMA rules below (split_k for long K, which a 64 x 64 output needs most).
-* float32 when the precision request allows tf32x3 (``"auto"``, the default, from K = 512:
+* float32 when the precision request allows tf32x3 (``"auto"``, the default, from K = 128:
   :data:`tiled_matmul.precision.TF32X3_MIN_K`) on an sm_90 GPU (``wgmma=True``): wgmma
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
   tiles, whichever leaves the least of the last wave idle (4096^3 1.41, 4097^3 1.33,
@@ -168,7 +168,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     ('wgmma', {'passes': 1})
     >>> recommend(1, 8192, 8192, precision="tf32x3")  # tensor cores even where FFMA is as fast
     ('wgmma_split_k', {'bm': 64, 'bn': 128, 'stages': 6, 'min_blocks': 1, 'split_k': 4})
-    >>> recommend(384, 384, 384)[0]  # K < 512: "auto" keeps to FFMA (per-element accuracy)
+    >>> recommend(384, 384, 64)[0]  # K < 128: "auto" keeps to FFMA (per-element accuracy)
     'warp_tiled'
     >>> recommend(2048, 2048, 2048, "float64")
     ('dmma', {'bn': 64, 'min_blocks': 2})
