@@ -619,3 +619,14 @@ def test_a_tf32_process_default_leaves_float64_on_auto():
             precision.resolve("tf32", "float64")
     finally:
         precision.set_precision(None if previous == "auto" else previous)
+
+
+def test_exact64_keeps_float32_subnormals():
+    """The float64 copy a reference is computed from keeps subnormal float32 values (CuPy's own
+    astype flushes them; the device path goes through the host for that reason)."""
+    from tiled_matmul import numerics
+
+    x = np.array([1e-40, -3e-42, 0.0, 1.0], dtype=np.float32)
+    y = numerics.exact64(x)
+    assert y.dtype == np.float64 and y[0] > 0 and y[1] < 0 and y[2] == 0
+    np.testing.assert_array_equal(y, x.astype(np.float64))

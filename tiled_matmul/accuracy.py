@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .api import tolerance
-from .numerics import componentwise_error
+from .numerics import componentwise_error, exact64
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,10 @@ def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
     N = b.shape[1]
     if c.shape != (M, N):
         raise ValueError(f"c has shape {c.shape}; a @ b has shape {(M, N)}")
-    ref = cupy.matmul(a.astype(cupy.float64), b.astype(cupy.float64))
+    a64, b64 = exact64(a), exact64(b)  # subnormals kept (CuPy's own astype flushes them)
+    ref = cupy.matmul(a64, b64)
     cub = cupy.matmul(a, b)
-    c64 = c.astype(cupy.float64)
+    c64 = exact64(c)
     tol = tolerance(a.dtype, K) if tol is None else float(tol)
 
     def errors(x):
@@ -72,11 +73,12 @@ def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
         return max_abs, rel
 
     max_abs, rel = errors(c64)
-    _, cub_rel = errors(cub.astype(cupy.float64))
-    max_diff_cub = float(cupy.abs(c64 - cub.astype(cupy.float64)).max()) if c.size else 0.0
+    cub64 = exact64(cub)
+    _, cub_rel = errors(cub64)
+    max_diff_cub = float(cupy.abs(c64 - cub64).max()) if c.size else 0.0
     nonfinite = int(cupy.count_nonzero(~cupy.isfinite(c64) & cupy.isfinite(ref))) if c.size else 0
     passed = bool(np.isfinite(rel) and rel <= tol and nonfinite == 0)
-    den = cupy.abs(a.astype(cupy.float64)) @ cupy.abs(b.astype(cupy.float64))
+    den = cupy.abs(a64) @ cupy.abs(b64)
     comp = componentwise_error(c, a, b, ref, den) if c.size else 0.0
     cub_comp = componentwise_error(cub, a, b, ref, den) if c.size else 0.0
     return CheckReport((M, N, K), str(a.dtype), max_abs, rel, cub_rel, max_diff_cub, nonfinite, tol, passed,
