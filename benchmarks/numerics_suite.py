@@ -17,11 +17,10 @@ import os
 from pathlib import Path
 
 import cupy
-import numpy as np
 
 import tiled_matmul as tm
 from tiled_matmul import numerics
-from tiled_matmul.measure import cublas_compute_type
+from tiled_matmul.measure import cublas_compute_type, make_inputs
 from tiled_matmul.timing import L2Flusher, time_fn
 
 MODES = ("auto", "ieee", "tf32x3", "tf32")
@@ -32,10 +31,7 @@ def accuracy_rows(seed: int) -> list[dict]:
     for name in numerics.DATASETS:
         for K in numerics.KS:
             M, N, _ = numerics.shape_for(K)
-            a_h, b_h = numerics.make(name, M, N, K, seed)
-            a, b = cupy.asarray(a_h), cupy.asarray(b_h)
-            a64, b64 = cupy.asarray(a_h.astype(np.float64)), cupy.asarray(b_h.astype(np.float64))  # no FTZ
-            ref, den = a64 @ b64, cupy.abs(a64) @ cupy.abs(b64)
+            a, b, ref, den = numerics.device_case(name, K, seed)
             with cublas_compute_type("fp32"):
                 cub = cupy.matmul(a, b)
             e_cub = numerics.componentwise_error(cub, a, b, ref, den)
@@ -59,10 +55,7 @@ def speed_rows() -> list[dict]:
     rows = []
     flush = L2Flusher()
     for n in (4096, 8192):
-        gen = cupy.random.default_rng(0)
-        a = gen.random((n, n), dtype=cupy.float32) * 2 - 1
-        b = gen.random((n, n), dtype=cupy.float32) * 2 - 1
-        c = cupy.empty((n, n), dtype=cupy.float32)
+        a, b, c = make_inputs((n, n, n), "float32", seed=0)[0]
         rep = 20 if n == 4096 else 8
         with cublas_compute_type("fp32"):
             fp32 = time_fn(lambda i: cupy.matmul(a, b, out=c), repeat=rep, flush=flush)

@@ -18,7 +18,7 @@ from typing import ClassVar
 import cupy
 
 import tiled_matmul as tm
-from tiled_matmul.measure import cublas_compute_type
+from tiled_matmul.measure import cublas_compute_type, make_inputs
 from tiled_matmul.render import templates_dir
 from tiled_matmul.strategies.wgmma import WgmmaConfig
 from tiled_matmul.timing import L2Flusher, time_fn
@@ -142,10 +142,7 @@ def main() -> None:
     flush = L2Flusher()
     rows = []
     for n in (4096, 8192):
-        gen = cupy.random.default_rng(0)
-        a = gen.random((n, n), dtype=cupy.float32) * 2 - 1
-        b = gen.random((n, n), dtype=cupy.float32) * 2 - 1
-        c = cupy.empty((n, n), dtype=cupy.float32)
+        a, b, c = make_inputs((n, n, n), "float32", seed=0)[0]
         rep = 20 if n == 4096 else 8
         with cublas_compute_type("fp32"):
             ref = time_fn(lambda i: cupy.matmul(a, b, out=c), repeat=rep, flush=flush)

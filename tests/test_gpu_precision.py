@@ -4,7 +4,6 @@ benchmarks/numerics_suite.py)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import tiled_matmul as tm
@@ -28,11 +27,7 @@ def suite():
     cases = {}
     for name in numerics.DATASETS:
         for K in numerics.KS:
-            M, N, _ = numerics.shape_for(K)
-            a_h, b_h = numerics.make(name, M, N, K, seed=K)
-            a, b = cupy.asarray(a_h), cupy.asarray(b_h)
-            a64, b64 = cupy.asarray(a_h.astype(np.float64)), cupy.asarray(b_h.astype(np.float64))  # no FTZ
-            ref, den = a64 @ b64, cupy.abs(a64) @ cupy.abs(b64)
+            a, b, ref, den = numerics.device_case(name, K, seed=K)
             with cublas_compute_type("fp32"):
                 cub = cupy.matmul(a, b)
             cases[name, K] = (a, b, ref, den, cub, numerics.componentwise_error(cub, a, b, ref, den))

@@ -76,6 +76,18 @@ def make(name: str, M: int, N: int, K: int, seed: int = 0) -> tuple[np.ndarray, 
         return fa(rng, (M, K)).astype(np.float32), fb(rng, (K, N)).astype(np.float32)
 
 
+def device_case(name: str, K: int, seed: int = 0) -> tuple[Any, Any, Any, Any]:
+    """Data set `name` at depth K (:func:`shape_for`) on the current device: (a, b, ref, den),
+    a and b float32, ref = a @ b and den = |a| @ |b| in float64 from the host values (so float32
+    subnormals count; see :func:`exact64`)."""
+    import cupy
+
+    M, N, _ = shape_for(K)
+    a_h, b_h = make(name, M, N, K, seed)
+    a64, b64 = cupy.asarray(a_h.astype(np.float64)), cupy.asarray(b_h.astype(np.float64))
+    return cupy.asarray(a_h), cupy.asarray(b_h), a64 @ b64, cupy.abs(a64) @ cupy.abs(b64)
+
+
 def exact64(x: Any) -> Any:
     """`x` as float64 with its subnormal float32 values kept: on the device through the host,
     because CuPy compiles its elementwise kernels (``astype`` included) with ``-ftz=true``, which
@@ -142,4 +154,4 @@ def _xp(x: Any):
     return cupy
 
 
-__all__ = ["KS", "DATASETS", "shape_for", "make", "exact64", "componentwise_error", "nonfinite_mask", "bound"]
+__all__ = ["KS", "DATASETS", "shape_for", "make", "device_case", "exact64", "componentwise_error", "nonfinite_mask", "bound"]
