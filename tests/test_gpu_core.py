@@ -143,3 +143,24 @@ def test_compile_error_names_config_and_numbers_source(monkeypatch):
     assert "smem_tiled" in msg and "'tile': 4" in msg
     assert "undefined_symbol" in msg  # the compiler log
     assert "   1  // tiled-matmul strategy 3" in msg  # numbered source
+
+
+@pytest.mark.parametrize("name", [n for n, e in tm.STRATEGIES.items() if e.supports("float32")])
+def test_float32_subnormals_are_kept(name, rng):
+    """Subnormal operands and results stay as IEEE float32 FMAs keep them (CuPy's RawKernel compile
+    adds -ftz=true, which flushed them; every kernel now compiles without it). Operands are small
+    integers times 2^-140, so every partial sum is a multiple of 2^-140 below 2^-126 and exact: the
+    result must equal the float64 reference bit for bit, and be nonzero (flushing gives zeros)."""
+    import cupy as cp
+
+    for M, N, K in [(65, 33, 40), (129, 70, 200)]:
+        ai = rng.integers(-3, 4, (M, K)).astype(np.float64)
+        bi = rng.integers(-3, 4, (K, N)).astype(np.float64)
+        a = cp.asarray((ai * 2.0**-140).astype(np.float32))
+        b = cp.asarray(bi.astype(np.float32))
+        out = poisoned((M, N), np.float32)
+        tm.matmul(a, b, strategy=name, out=out)
+        expect = ((ai @ bi) * 2.0**-140).astype(np.float32)
+        got = out.get()
+        assert np.count_nonzero(expect) > 0
+        assert np.array_equal(got, expect), (name, (M, N, K), int(np.count_nonzero(got != expect)))

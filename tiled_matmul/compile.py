@@ -1,10 +1,10 @@
-"""Compile rendered kernels with NVRTC through `cupy.RawKernel`, once per key, thread-safely.
+"""Compile rendered kernels with NVRTC (CuPy's binding, no -ftz), once per key, thread-safely.
 
 The in-process cache is keyed by (strategy, config, dtype, device). Eight threads that ask for the
 same key at once compile it once: the first takes the key's lock and compiles, the others wait on
-that lock and then find the kernel in the cache. Across processes, CuPy's own on-disk cache
-(``~/.cupy/kernel_cache``, keyed by source and options) makes a fresh process skip NVRTC, which is
-why rendering is deterministic.
+that lock and then find the kernel in the cache. Across processes, the cubin cache
+(:func:`cubin_cache_dir`, keyed by source, options and NVRTC version) makes a fresh process skip
+NVRTC, which is why rendering is deterministic.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from . import registry
 from .registry import Strategy, get
 from .render import kernel_name, render
 
-#: NVRTC options shared by every kernel. CuPy adds -arch for the device it compiles for.
+#: NVRTC options shared by every kernel (plus -arch, from target_arch). No -ftz: subnormals stay.
 NVRTC_OPTIONS: tuple[str, ...] = ("-std=c++17",)
 #: Blocks may use this much shared memory without raising their dynamic limit.
 DEFAULT_SMEM_LIMIT = 48 * 1024
@@ -86,20 +86,15 @@ class CompiledKernel:
                  stream=stream)
 
     def companion(self, symbol: str):
-        """Another `extern "C"` kernel of the same rendered source, by symbol, as a cupy.RawKernel
-        compiled once per CompiledKernel (CuPy's cache, or for an architecture-specific target the
-        main kernel's cubin, makes the compile a cache hit)."""
+        """Another `extern "C"` kernel of the same rendered source, by symbol, loaded once per
+        CompiledKernel from the main kernel's cached cubin."""
         import cupy
 
         fn = self._companions.get(symbol)
         if fn is None:
             with cupy.cuda.Device(self.device):
-                if self.config.NVRTC_ARCH:
-                    fn = _arch_kernel(self.source, self.name, self.config.NVRTC_ARCH, self.strategy,
-                                      self.config, self.dtype, symbol=symbol)
-                else:
-                    fn = cupy.RawKernel(self.source, symbol, options=NVRTC_OPTIONS, backend="nvrtc")
-                    fn.compile()
+                fn = _arch_kernel(self.source, self.name, target_arch(self.config, self.device), self.strategy,
+                                  self.config, self.dtype, symbol=symbol)
             fn = self._companions.setdefault(symbol, fn)
         return fn
 
@@ -157,14 +152,27 @@ def cubin_cache_dir() -> Path:
     return Path(root) / "tiled_matmul"
 
 
+def target_arch(config: Config, device: int) -> str:
+    """The NVRTC target for `config` on `device`: the config's own (``sm_90a`` for the wgmma
+    rungs) or the device's plain ``sm_XY``."""
+    if config.NVRTC_ARCH:
+        return config.NVRTC_ARCH
+    import cupy
+
+    return f"sm_{cupy.cuda.Device(device).compute_capability}"
+
+
 def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Config, dtype: str,
                  symbol: "str | None" = None):
     """A cupy.RawKernel for `source` compiled by NVRTC for `arch` (e.g. "sm_90a"): the kernel
     `name`, or another kernel of the same source by `symbol` (from the same cached cubin).
 
-    CuPy's RawKernel always appends ``-arch`` for the current device's plain target (sm_90),
-    which has no wgmma. So NVRTC is called here through CuPy's binding, the cubin is cached on
-    disk by a hash of (source, options, NVRTC version), and CuPy loads it as a RawModule.
+    Every strategy compiles here, not through ``cupy.RawKernel(source, ...)``, for two reasons:
+    CuPy appends ``-arch`` for the device's plain target (sm_90, which has no wgmma), and it
+    appends ``-ftz=true`` (cupy/cuda/compiler.py), which flushes float32 subnormal operands and
+    results to zero, so an "ieee" kernel would not be IEEE on tiny data. NVRTC's defaults keep
+    subnormals. The cubin is cached on disk by a hash of (source, options, NVRTC version), and
+    CuPy loads it as a RawModule.
     """
     import cupy
     from cupy.cuda import nvrtc
@@ -266,17 +274,10 @@ def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32,
         smem = config.smem_bytes(dt)
         t0 = time.perf_counter()
         with cupy.cuda.Device(dev):
-            if config.NVRTC_ARCH:
-                try:
-                    raw = _arch_kernel(source, name, config.NVRTC_ARCH, entry.name, config, dt)
-                except KernelCompileError as exc:
-                    raise _with_expression(exc, ex) from None
-            else:
-                raw = cupy.RawKernel(source, name, options=NVRTC_OPTIONS, backend="nvrtc")
-                try:
-                    raw.compile()
-                except cupy.cuda.compiler.CompileException as exc:
-                    raise _with_expression(KernelCompileError(entry.name, config, dt, str(exc), source), ex) from None
+            try:
+                raw = _arch_kernel(source, name, target_arch(config, dev), entry.name, config, dt)
+            except KernelCompileError as exc:
+                raise _with_expression(exc, ex) from None
             if config.DYNAMIC_SMEM and smem > DEFAULT_SMEM_LIMIT:
                 raw.max_dynamic_shared_size_bytes = smem
             attributes = dict(raw.attributes)

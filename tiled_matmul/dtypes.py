@@ -28,9 +28,11 @@ class DType(str):
     vec_ctype: str  #: 16-byte vector type in the templates
     short: str  #: tag in kernel symbols ("f32")
 
-    def __new__(cls, name: str, char: str, ctype: str, vec_ctype: str, short: str) -> "DType":
+    def __new__(cls, name: str, char: str, ctype: str, vec_ctype: str, short: str,
+                itemsize: "int | None" = None) -> "DType":
         self = super().__new__(cls, name)
-        self.itemsize = np.dtype(name).itemsize
+        # bfloat16 is not a numpy name (ml_dtypes registers it), so its size is given
+        self.itemsize = itemsize if itemsize is not None else np.dtype(name).itemsize
         self.char, self.ctype, self.vec_ctype, self.short = char, ctype, vec_ctype, short
         return self
 
@@ -45,6 +47,10 @@ class DType(str):
 
     @property
     def numpy(self) -> np.dtype:
+        if self.name == "bfloat16":
+            import ml_dtypes  # imported on use: only bfloat16 needs it
+
+            return np.dtype(ml_dtypes.bfloat16)
         return np.dtype(self.name)
 
     def __repr__(self) -> str:
@@ -56,6 +62,10 @@ class DType(str):
 
 FLOAT32 = DType("float32", "f", "float", "float4", "f32")
 FLOAT64 = DType("float64", "d", "double", "double2", "f64")
+# Half-precision inputs for the tensor-core rungs (FP32 accumulation). numpy names float16 itself;
+# bfloat16 is ml_dtypes' extension type (numpy char "E"), the one CuPy 14 accepts.
+FLOAT16 = DType("float16", "e", "__half", "uint4", "f16")
+BFLOAT16 = DType("bfloat16", "E", "__nv_bfloat16", "uint4", "bf16", itemsize=2)
 
 #: every dtype some strategy computes, by name
 DTYPES: dict[str, DType] = {d.name: d for d in (FLOAT32, FLOAT64)}
@@ -82,4 +92,4 @@ def as_dtype(dtype: Any) -> DType:
     return DTYPES[name]
 
 
-__all__ = ["DType", "FLOAT32", "FLOAT64", "DTYPES", "BY_CHAR", "as_dtype"]
+__all__ = ["DType", "FLOAT16", "BFLOAT16", "FLOAT32", "FLOAT64", "DTYPES", "BY_CHAR", "as_dtype"]
