@@ -187,9 +187,10 @@ def test_products_run_on_the_fp64_tensor_cores(tmp_path, mma_k, sass):
                    cwd=tmp_path, check=True, capture_output=True)
     code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
                           text=True).stdout
-    # one MMA per (m16, n8) tile pair per 8-deep step (two of k4), and no FP64 FMA anywhere
+    # one MMA per (m16, n8) tile pair per 8-deep step (two of k4), in each of the two main loops
+    # (interior blocks' copies, and the general edge-checked ones), and no FP64 FMA anywhere
     per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8) * (8 // mma_k)
-    assert code.count(sass) == per_stage and "DFMA" not in code
+    assert code.count(sass) == 2 * per_stage and "DFMA" not in code
 
 
 # -- the heuristic and auto ------------------------------------------------------------------------------

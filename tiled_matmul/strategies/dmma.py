@@ -107,7 +107,8 @@ STRATEGY = Strategy.of(
         dict(mma_k=4),
         # fewer than ~one wave of 128 x 128 tiles: smaller tiles, more blocks per SM
         dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2),
-        dict(bm=64, bn=128, wm=32, wn=64, min_blocks=2),
+        # bk 16 spills here once the interior-copy loop is instantiated beside the general one
+        dict(bm=64, bn=128, bk=8, wm=64, wn=32, stages=4, min_blocks=2),
         dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3),
     ],
 )
