@@ -1,0 +1,236 @@
+"""The cost model (tiled_matmul.costmodel) on the CPU: its terms, wave quantisation and occupancy,
+its efficiencies, and its ranking against recorded H100 timings (tests/data/h100_timings.json,
+sources inside)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import costmodel as cm, registry
+from tiled_matmul import tunedb as tdb
+from tiled_matmul.device import H100_LIMITS
+from tiled_matmul.dtypes import as_dtype
+from tiled_matmul.strategies.dmma import DmmaConfig
+from tiled_matmul.strategies.gemv_ax import GemvAxConfig
+from tiled_matmul.strategies.gemv_xb import GemvXbConfig
+from tiled_matmul.strategies.register_blocked import RegisterBlockedConfig
+from tiled_matmul.strategies.split_k import SplitKConfig
+from tiled_matmul.strategies.warp_tiled import WarpTiledConfig
+from tiled_matmul.strategies.wgmma import WgmmaConfig
+from tiled_matmul.strategies.wgmma_split_k import WgmmaSplitKConfig
+
+H100 = H100_LIMITS
+DEV = tdb.device_id(H100) if not tm.gpu_available() else tdb.device_id(0)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _fresh(fresh_tunedb):
+    """An empty user database and cold caches for every test."""
+
+
+def _calibration():
+    """scripts/calibrate_cost_model.py as a module (its loader and grouping of the timings)."""
+    spec = importlib.util.spec_from_file_location("calibrate_cost_model", ROOT / "scripts" / "calibrate_cost_model.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# -- wave quantisation and occupancy -------------------------------------------------------------
+@pytest.mark.parametrize("blocks,sms,per_sm,want", [
+    (132, 132, 1, 1.0),            # one full wave
+    (264, 132, 2, 1.0),            # one full wave of two per SM
+    (1056, 132, 1, 1.0),           # 8 full waves
+    (133, 132, 1, 2 * 132 / 133),  # a second wave of one block
+    (66, 132, 1, 2.0),             # half the SMs idle
+    (132, 132, 2, math.sqrt(2)),   # every SM at one of its two blocks: sqrt(1/2) of its rate
+    (16, 132, 2, math.sqrt(2) * 132 / 16),
+])
+def test_wave_factor(blocks, sms, per_sm, want):
+    assert cm.wave_factor(blocks, sms, per_sm) == pytest.approx(want)
+
+
+def test_wave_factor_never_below_one_for_whole_waves():
+    for per_sm in (1, 2, 3, 4):
+        for blocks in range(1, 2000, 37):
+            assert cm.wave_factor(blocks, 132, per_sm) >= 1.0 - 1e-9
+
+
+def test_blocks_per_sm_follows_launch_bounds_and_smem():
+    dt = "float32"
+    assert cm.blocks_per_sm(WgmmaConfig(), as_dtype(dt), H100) == 1              # 256 threads x 255 registers
+    assert cm.blocks_per_sm(WgmmaConfig(bm=64, bn=64, stages=4, min_blocks=2), as_dtype(dt), H100) == 2
+    assert cm.blocks_per_sm(WarpTiledConfig(), as_dtype(dt), H100) == 2           # min_blocks=2
+    # float64 warp_tiled promises one block (its occupancy()), not min_blocks
+    assert cm.blocks_per_sm(WarpTiledConfig(), as_dtype("float64"), H100) == 1
+    # no launch bounds: 64 outputs per thread -> ~112 registers -> 2 blocks of 256 threads
+    assert cm.blocks_per_sm(RegisterBlockedConfig(), as_dtype(dt), H100) == 2
+    # a given register count is used as it is (analysis.occupancy)
+    assert cm.blocks_per_sm(RegisterBlockedConfig(), as_dtype(dt), H100, registers=32) == 8
+    # shared memory limits: 4 stages of dmma's 128 x 128 doubles fit once
+    cfg = DmmaConfig(stages=4)
+    by_smem = H100.blocks_by_smem(cfg.smem_bytes("float64"))
+    assert cm.blocks_per_sm(cfg, as_dtype("float64"), H100, registers=32) == by_smem
+
+
+# -- the terms -----------------------------------------------------------------------------------
+def test_peaks_per_unit():
+    f32, f64 = as_dtype("float32"), as_dtype("float64")
+    assert cm.peak_tflops(WgmmaConfig(), f32, H100) == pytest.approx(494.7 / 3)
+    assert cm.peak_tflops(WgmmaConfig(passes=1), f32, H100) == pytest.approx(494.7)
+    assert cm.peak_tflops(DmmaConfig(), f64, H100) == pytest.approx(67.0)
+    assert cm.peak_tflops(WarpTiledConfig(), f32, H100) == pytest.approx(67.0)
+    assert cm.peak_tflops(WarpTiledConfig(), f64, H100) == pytest.approx(34.0)
+    assert cm.peak_tflops(GemvXbConfig(), f32, H100) == pytest.approx(67.0 * cm.COMPUTE_SHARE["gemv_xb"])
+    half = H100.__class__(**{**H100.__dict__, "sm_count": 66})
+    assert cm.peak_tflops(WarpTiledConfig(), f32, half) == pytest.approx(33.5)
+
+
+def test_compute_bound_shape():
+    p = cm.predict(WgmmaConfig(), 4096, 4096, 4096, efficiency=1.0)
+    assert p.bound == "compute" and p.term == "compute" and p.launches == 1 and p.reduce_ms == 0
+    assert p.compute_ms == pytest.approx(2 * 4096**3 / (494.7e12 / 3) * 1e3)
+    assert p.wave_factor == pytest.approx(8 * 132 / 1024)  # 1024 tiles on 132 SMs: 8 rounds
+    assert p.ms == pytest.approx(p.launch_ms + p.wave_factor * p.compute_ms)
+
+
+def test_memory_bound_gemv():
+    p = cm.predict(GemvXbConfig(mt=1), 1, 8192, 8192, efficiency=1.0)
+    assert p.term == "memory" and p.bound == "memory"
+    b_bytes = 8192 * 8192 * 4
+    assert p.dram_ms == pytest.approx((b_bytes + 8192 * 4 + 8192 * 4) / (cm.DRAM_GBS * 1e9) * 1e3, rel=0.01)
+    # gemv_ax reads B in rows of nt columns: nt=1 float32 (4 bytes) moves a 32-byte sector each
+    narrow = cm.predict(GemvAxConfig(nt=1, rows=4, unroll=4), 1, 8192, 8192, efficiency=1.0)
+    assert narrow.dram_ms >= 7.9 * b_bytes / (cm.DRAM_GBS * 1e9) * 1e3
+    assert cm.rank(1, 8192, 8192)[0].strategy == "gemv_xb"
+    assert cm.rank(8192, 1, 8192)[0].strategy == "gemv_ax"
+
+
+def test_split_k_adds_a_launch_and_the_reduction():
+    one = cm.predict(WarpTiledConfig(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, min_blocks=4),
+                     256, 256, 65536)
+    split = cm.predict(SplitKConfig(split_k=16), 256, 256, 65536)
+    assert split.launches == 2 and one.launches == 1
+    ws = 16 * 256 * 256 * 4
+    assert split.reduce_ms == pytest.approx((ws + 256 * 256 * 4) / (cm.DRAM_GBS * 1e9) * 1e3)
+    assert one.bound == "waves" and one.wave_factor > 5     # 16 tiles on 132 SMs
+    assert split.ms < one.ms / 3                            # the slices fill the GPU
+    # wgmma_split_k whose workspace cap leaves one slice runs as wgmma: one launch, no reduction
+    capped = cm.predict(WgmmaSplitKConfig(split_k=4), 16384, 16384, 1024)
+    assert capped.launches == 1 and capped.reduce_ms == 0
+
+
+SMALL_WARP = WarpTiledConfig(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, min_blocks=4)
+
+
+def test_launch_and_wave_bound_small_shapes():
+    p = cm.predict(SMALL_WARP, 16, 16, 16)
+    assert p.bound == "launch" and p.ms < 2 * cm.LAUNCH_US * 1e-3
+    # 64^3 on one 64 x 64 block: one SM works, ~10 us (RESULTS.md "Host overhead": auto's
+    # warp_tiled 64 x 64 at 64^3 takes 10.5 us of GPU time a call on the H100)
+    p = cm.predict(SMALL_WARP, 64, 64, 64)
+    assert p.bound == "waves" and p.blocks == 1 and 0.006 < p.ms < 0.016
+
+
+def test_padded_tiles_cost_compute():
+    """M = 1 on a 64-row tensor-core tile computes 64 rows: the model must not pick it for GEMV."""
+    p = cm.predict(WgmmaConfig(bm=64, bn=64, stages=4, min_blocks=2), 1, 8192, 8192, efficiency=1.0)
+    assert p.compute_ms == pytest.approx(64 * 2 * 8192 * 8192 / (494.7e12 / 3) * 1e3, rel=1e-6)
+
+
+def test_ideal_and_efficiency_round_trip():
+    p = cm.predict(WgmmaConfig(), 4096, 4096, 4096)
+    term, e = p.efficiency_of(p.ms)
+    assert term == "compute" and e == pytest.approx(p.compute_efficiency)
+    assert p.efficiency_of(0.001) is None  # shorter than a few launches: says nothing
+
+
+# -- efficiencies: defaults, plug-ins, measured ------------------------------------------------------
+def test_every_tunable_strategy_has_a_documented_default():
+    for s in registry.STRATEGIES.values():
+        if s.tunable:
+            for mode in type(s.default).PRECISIONS:
+                cfg = s.default.with_precision(mode)
+                assert (cfg.STRATEGY, mode) in cm.DEFAULT_EFFICIENCY or cfg.STRATEGY in cm.DEFAULT_EFFICIENCY, s.name
+
+
+def test_new_strategy_plugs_in_by_class_attributes():
+    class Faster(WgmmaConfig):
+        COST_EFFICIENCY = 0.86
+        COST_UNIT = "fp16_tc"
+
+    base = cm.predict(WgmmaConfig(), 4096, 4096, 4096)
+    p = cm.predict(Faster(), 4096, 4096, 4096)
+    assert p.compute_efficiency == 0.86 and p.efficiency_source == "default"
+    assert cm.peak_tflops(Faster(), as_dtype("float32"), H100) == pytest.approx(989.4 / 3)
+    assert p.compute_ms == pytest.approx(base.compute_ms / 2) and p.ms < base.ms
+
+
+def test_measured_efficiency_wins_config_over_family_over_default():
+    cfg = WgmmaConfig()
+    key, family = cm.efficiency_keys(cfg, "float32")
+    assert family == "compute:wgmma|float32|tf32x3" and key.startswith(family + "|")
+    assert cm.efficiency(cfg, "float32", "compute")[1] == "default"
+    assert cm.efficiency(cfg, "float32", "compute", {family: 0.3}) == (0.3, "measured (strategy)")
+    assert cm.efficiency(cfg, "float32", "compute", {family: 0.3, key: 0.6}) == (0.6, "measured (config)")
+    slow = cm.predict(cfg, 4096, 4096, 4096, efficiencies={key: 0.2})
+    fast = cm.predict(cfg, 4096, 4096, 4096, efficiencies={key: 0.8})
+    assert slow.ms > 3 * fast.ms * 0.9
+
+
+def test_defaults_match_the_recorded_timings():
+    """Each default compute efficiency is within 1.5x of the median the recorded H100 timings show
+    for that rung (where at least 5 timings are compute-bound): the defaults are calibrated."""
+    cal = _calibration()
+    shown: dict = {}
+    for r in cal.load():
+        p = cm.predict(r["config"], *r["shape"], r["dtype"], efficiency=1.0)
+        s = p.efficiency_of(r["ms"])
+        if s is not None and s[0] == "compute":
+            shown.setdefault((r["strategy"], r["config"].precision), []).append(s[1])
+    checked = 0
+    for (name, mode), effs in shown.items():
+        if len(effs) >= 5:
+            default = cm.default_efficiency(registry.get(name).default.with_precision(mode))
+            med = statistics.median(effs)
+            assert default / 1.5 <= med <= default * 1.5, (name, mode, med, default)
+            checked += 1
+    assert checked >= 5
+
+
+# -- offline validation against H100 timings ------------------------------------------------------
+#: the model's pick among the candidates one run timed is within this of that run's best, on every shape
+RANK_TOLERANCE = 1.20
+
+
+def test_model_ranks_the_measured_fastest_rung_on_h100_timings():
+    """For every shape where one H100 run timed several rungs (the tuner's 2026-11-21 run over the
+    suite, the 2026-11-22 bench): the candidate the model ranks first among those timed is within
+    RANK_TOLERANCE of the fastest measured, within 10% on at least 80% of the shapes, and is the
+    fastest rung on at least 90%."""
+    cal = _calibration()
+    groups = cal.groups(cal.load())
+    assert len(groups) >= 12
+    ratios, same_rung = [], 0
+    for (src, shape, dt), g in groups.items():
+        pick, ratio = cal.model_pick(g)
+        best = min(g, key=lambda r: r["ms"])
+        assert ratio <= RANK_TOLERANCE, (src, shape, dt, pick["strategy"], pick["params"], ratio)
+        ratios.append(ratio)
+        same_rung += pick["strategy"] == best["strategy"]
+    assert sum(r <= 1.10 for r in ratios) >= 0.8 * len(ratios)
+    assert same_rung >= 0.9 * len(ratios)
+
+
+def test_timings_file_cites_its_sources():
+    doc = json.loads((ROOT / "tests" / "data" / "h100_timings.json").read_text(encoding="utf-8"))
+    assert {r["src"] for r in doc["rows"]} <= set(doc["sources"])
+    assert all(r["ms"] > 0 and len(r["shape"]) == 3 for r in doc["rows"])
