@@ -1,5 +1,5 @@
 """The cost model (tiled_matmul.costmodel) on the CPU: its terms, wave quantisation and occupancy,
-its efficiencies, and its ranking against recorded H100 timings (tests/data/h100_timings.json,
+its efficiencies (and the tuning database's, old files without them included), and its ranking against recorded H100 timings (tests/data/h100_timings.json,
 sources inside)."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from tiled_matmul import costmodel as cm, registry
 from tiled_matmul import tunedb as tdb
 from tiled_matmul.device import H100_LIMITS
 from tiled_matmul.dtypes import as_dtype
+from tiled_matmul.measure import Record
 from tiled_matmul.strategies.dmma import DmmaConfig
 from tiled_matmul.strategies.gemv_ax import GemvAxConfig
 from tiled_matmul.strategies.gemv_xb import GemvXbConfig
@@ -234,3 +235,74 @@ def test_timings_file_cites_its_sources():
     doc = json.loads((ROOT / "tests" / "data" / "h100_timings.json").read_text(encoding="utf-8"))
     assert {r["src"] for r in doc["rows"]} <= set(doc["sources"])
     assert all(r["ms"] > 0 and len(r["shape"]) == 3 for r in doc["rows"])
+
+
+# -- the tuning database: efficiencies, old files ----------------------------------------------------
+ENTRY = {"strategy": "register_blocked", "params": {"bm": 64, "bn": 64, "bk": 16, "tm": 4, "tn": 4},
+         "median_ms": 1.5, "shape": [4096, 4096, 4096]}
+
+
+def _old_file(path: Path) -> None:
+    """A database as written before efficiencies existed."""
+    path.write_text(json.dumps({"schema": tdb.SCHEMA, "version": 1, "devices": {DEV.key: {
+        "device": DEV.name, "cc": DEV.cc, "package": DEV.package,
+        "entries": {tdb.bucket(4096, 4096, 4096): ENTRY}}}}), encoding="utf-8")
+
+
+def test_old_database_without_efficiency_loads(fresh_tunedb):
+    _old_file(fresh_tunedb)
+    doc = tdb.read_db(fresh_tunedb)
+    assert tdb.entries_for(doc, DEV)[tdb.bucket(4096, 4096, 4096)]["median_ms"] == 1.5
+    assert tdb.efficiency_for(doc, DEV) == {}
+
+
+def test_efficiency_saved_merged_and_read_back(fresh_tunedb):
+    _old_file(fresh_tunedb)
+    key = "compute:wgmma|float32|tf32x3"
+    tdb.save_entries({}, DEV, efficiency={key: 0.4})
+    tdb.save_entries({}, DEV, efficiency={key: 0.9})
+    doc = tdb.read_db(fresh_tunedb)
+    assert tdb.efficiency_for(doc, DEV)[key] == pytest.approx(0.6)       # geometric mean
+    assert tdb.entries_for(doc, DEV)[tdb.bucket(4096, 4096, 4096)] == ENTRY  # entries kept
+    raw = json.loads(fresh_tunedb.read_text())["devices"][DEV.key]["efficiency"][key]
+    assert raw["samples"] == 2 and "updated" in raw
+    with pytest.raises(ValueError, match="positive"):
+        tdb.save_entries({}, DEV, efficiency={key: -1.0})
+
+
+def test_running_mean_forgets_old_samples():
+    rec = None
+    for _ in range(40):
+        rec = tdb.merge_efficiency(rec, 0.2)
+    for _ in range(40):
+        rec = tdb.merge_efficiency(rec, 0.8)
+    assert rec["efficiency"] == pytest.approx(0.8, rel=0.01) and rec["samples"] == 80
+
+
+def test_malformed_efficiency_dropped_with_a_warning(fresh_tunedb):
+    _old_file(fresh_tunedb)
+    doc = json.loads(fresh_tunedb.read_text())
+    doc["devices"][DEV.key]["efficiency"] = {"good": {"efficiency": 0.5, "samples": 1}, "bad": {"efficiency": "x"},
+                                             "nan": {"efficiency": float("nan")}}
+    fresh_tunedb.write_text(json.dumps(doc))
+    with pytest.warns(tdb.TuneDBWarning, match="skipped"):
+        parsed = tdb.read_db(fresh_tunedb)
+    assert tdb.efficiency_for(parsed, DEV) == {"good": 0.5}
+    assert len(tdb.entries_for(parsed, DEV)) == 1
+
+
+def test_tuner_efficiency_samples():
+    from tiled_matmul.tuner import efficiency_samples
+
+    cfg = WgmmaConfig()
+    ideal = cm.predict(cfg, 4096, 4096, 4096)
+    recs = [Record("tune", "wgmma", " ".join(f"{k}={v}" for k, v in cfg.params().items()), 4096, 4096, 4096,
+                   "float32", median_ms=ideal.launch_ms + ideal.wave_factor * ideal.compute_ms / 0.5),
+            Record("tune", "wgmma", "bm=64 bn=64 stages=4 group_m=8 min_blocks=2 passes=3", 4096, 4096, 4096,
+                   "float32", status="failed")]
+    out = efficiency_samples(recs, (4096, 4096, 4096), "float32")
+    key, family = cm.efficiency_keys(cfg, "float32")
+    assert out == {key: pytest.approx(0.5, abs=1e-3), family: pytest.approx(0.5, abs=1e-3)}
+    short = Record("tune", "warp_tiled", " ".join(f"{k}={v}" for k, v in SMALL_WARP.params().items()), 16, 16, 16,
+                   "float32", median_ms=0.006)
+    assert efficiency_samples([short], (16, 16, 16), "float32") == {}  # launch-bound: too short
