@@ -1,5 +1,6 @@
 """The cost model (tiled_matmul.costmodel) on the CPU: its terms, wave quantisation and occupancy,
-its efficiencies (and the tuning database's, old files without them included), and its ranking against recorded H100 timings (tests/data/h100_timings.json,
+its efficiencies (and the tuning database's, old files without them included), the `model`
+dispatch mode, and its ranking against recorded H100 timings (tests/data/h100_timings.json,
 sources inside)."""
 
 from __future__ import annotations
@@ -8,12 +9,13 @@ import importlib.util
 import json
 import math
 import statistics
+import time
 from pathlib import Path
 
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import costmodel as cm, registry
+from tiled_matmul import costmodel as cm, dispatch, registry
 from tiled_matmul import tunedb as tdb
 from tiled_matmul.device import H100_LIMITS
 from tiled_matmul.dtypes import as_dtype
@@ -34,7 +36,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def _fresh(fresh_tunedb):
-    """An empty user database and cold caches for every test."""
+    """An empty user database, cold caches and the default dispatch mode for every test."""
+    previous = dispatch.set_mode("heuristic")
+    yield
+    dispatch.set_mode(previous)
 
 
 def _calibration():
@@ -254,6 +259,8 @@ def test_old_database_without_efficiency_loads(fresh_tunedb):
     doc = tdb.read_db(fresh_tunedb)
     assert tdb.entries_for(doc, DEV)[tdb.bucket(4096, 4096, 4096)]["median_ms"] == 1.5
     assert tdb.efficiency_for(doc, DEV) == {}
+    assert dispatch.measured_efficiencies(DEV) == {}
+    assert dispatch.choose(4096, 4096, 4096, device=DEV).source == "user-db"
 
 
 def test_efficiency_saved_merged_and_read_back(fresh_tunedb):
@@ -306,3 +313,68 @@ def test_tuner_efficiency_samples():
     short = Record("tune", "warp_tiled", " ".join(f"{k}={v}" for k, v in SMALL_WARP.params().items()), 16, 16, 16,
                    "float32", median_ms=0.006)
     assert efficiency_samples([short], (16, 16, 16), "float32") == {}  # launch-bound: too short
+
+
+# -- dispatch -------------------------------------------------------------------------------------
+@pytest.fixture
+def no_shipped(monkeypatch):
+    monkeypatch.setattr(tdb, "shipped_db_paths", lambda: [])
+
+
+def test_default_mode_is_the_heuristic(no_shipped):
+    assert dispatch.get_mode() == "heuristic"
+    assert dispatch.choose(5003, 4001, 2999, device=DEV).source == "heuristic"
+
+
+def test_model_mode_picks_the_models_fastest(no_shipped):
+    dispatch.set_mode("model")
+    c = dispatch.choose(5003, 4001, 2999, device=DEV)
+    best = cm.rank(5003, 4001, 2999)[0]
+    assert c.source == "model" and c.strategy == best.strategy
+    assert registry.get(c.strategy).make_config(**c.params).params() == best.params
+    assert dispatch.choose(1, 8192, 8192, device=DEV).strategy == "gemv_xb"
+    assert dispatch.choose(2048, 2048, 2048, "float64", device=DEV).strategy == "dmma"
+
+
+def test_tuned_entries_override_the_model(no_shipped):
+    dispatch.set_mode("model")
+    tdb.save_entries({tdb.bucket(4096, 4096, 4096): ENTRY}, DEV)
+    c = dispatch.choose(4096, 4096, 4096, device=DEV)
+    assert (c.strategy, c.source) == ("register_blocked", "user-db")
+
+
+def test_model_mode_uses_measured_efficiencies(no_shipped):
+    dispatch.set_mode("model")
+    assert dispatch.choose(4096, 4096, 4096, device=DEV).strategy == "wgmma"
+    # measured: register_blocked far above its default, the tensor-core rungs far below
+    tdb.save_entries({}, DEV, efficiency={"compute:register_blocked|float32|ieee": 1.5,
+                                          "compute:wgmma|float32|tf32x3": 0.05,
+                                          "compute:wgmma_split_k|float32|tf32x3": 0.05,
+                                          "compute:tensor_core|float32|tf32x3": 0.05})
+    assert dispatch.choose(4096, 4096, 4096, device=DEV).strategy == "register_blocked"
+
+
+def test_model_choice_is_cached_per_shape(no_shipped, monkeypatch):
+    dispatch.set_mode("model")
+    calls = []
+    real = cm.rank
+    monkeypatch.setattr(cm, "rank", lambda *a, **k: calls.append(a) or real(*a, **k))
+    for _ in range(3):
+        dispatch.choose(3001, 2999, 3007, device=DEV)
+    assert len(calls) == 1
+    k = tm.kernel("auto")
+    k.resolve(3001, 2999, 3007)
+    t0 = time.perf_counter()
+    for _ in range(1000):
+        dispatch.for_shape(3001, 2999, 3007, as_dtype("float32"), 0, lambda c: c)
+    assert (time.perf_counter() - t0) / 1000 < 15e-6  # after the first call: a dict lookup
+
+
+def test_mode_switch_and_env(monkeypatch):
+    with pytest.raises(ValueError, match="heuristic"):
+        dispatch.set_mode("fastest")
+    monkeypatch.setenv(dispatch.MODE_ENV, "model")
+    assert dispatch._mode_from_env() == "model"
+    monkeypatch.setenv(dispatch.MODE_ENV, "nope")
+    with pytest.raises(ValueError, match=dispatch.MODE_ENV):
+        dispatch._mode_from_env()
