@@ -1,7 +1,7 @@
 """The cost model (tiled_matmul.costmodel) on the CPU: its terms, wave quantisation and occupancy,
 its efficiencies (and the tuning database's, old files without them included), the `model`
-dispatch mode, and its ranking against recorded H100 timings (tests/data/h100_timings.json,
-sources inside)."""
+dispatch mode, `explain --auto`'s ranking, and its ranking against recorded H100 timings
+(tests/data/h100_timings.json, sources inside)."""
 
 from __future__ import annotations
 
@@ -378,3 +378,41 @@ def test_mode_switch_and_env(monkeypatch):
     monkeypatch.setenv(dispatch.MODE_ENV, "nope")
     with pytest.raises(ValueError, match=dispatch.MODE_ENV):
         dispatch._mode_from_env()
+
+
+# -- explain --auto ---------------------------------------------------------------------------------
+def test_explain_auto_ranks_candidates(no_shipped):
+    m = tm.explain("auto", (4096, 4096, 4096), measure=False, registers=128)
+    cands = m["candidates"]
+    assert len(cands) >= 10 and sum(c["picked"] for c in cands) == 1
+    ranked = [c for c in cands if c["rank"] is not None]
+    assert [c["predicted_ms"] for c in ranked] == sorted(c["predicted_ms"] for c in ranked)
+    assert {"strategy", "params", "predicted_ms", "tflops", "bound", "efficiency", "measured_ms"} <= set(cands[0])
+    assert all(c["bound"] in ("launch", "waves", "compute", "memory") for c in cands)
+    json.dumps(m)
+    assert m["auto"]["mode"] == "heuristic" and "db_entry" not in m["auto"]
+    assert "candidates" not in tm.explain("wgmma", (4096, 4096, 4096), measure=False, registers=128)
+
+
+def test_explain_auto_shows_the_databases_measurement(no_shipped):
+    entry = {**ENTRY, "median_ms": 3.3}
+    tdb.save_entries({tdb.bucket(4096, 4096, 4096): entry}, DEV)
+    m = tm.explain("auto", (4096, 4096, 4096), measure=False, registers=128)
+    picked = [c for c in m["candidates"] if c["picked"]]
+    assert picked[0]["strategy"] == "register_blocked" and picked[0]["measured_ms"] == 3.3
+    assert picked[0]["measured_source"] == "tuning database"
+    # another shape of the same bucket: the entry's time is not this shape's
+    m = tm.explain("auto", (4000, 4000, 4000), measure=False, registers=128)
+    assert all(c["measured_ms"] is None for c in m["candidates"])
+
+
+def test_explain_auto_cli_prints_the_ranking(capsys, no_shipped):
+    from tiled_matmul.cli import main
+
+    assert main(["explain", "--auto", "--shape", "1x8192x8192", "--registers", "64", "--no-measure"]) == 0
+    out = capsys.readouterr().out
+    assert "cost model at 1×8192×8192" in out and "gemv_xb" in out and "◀ auto" in out
+    assert main(["explain", "--auto", "--shape", "256x256x65536", "--registers", "64", "--no-measure",
+                 "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["candidates"][0]["rank"] == 1
