@@ -79,7 +79,7 @@ def test_blocks_per_sm_follows_launch_bounds_and_smem():
     assert cm.blocks_per_sm(WarpTiledConfig(), as_dtype("float64"), H100) == 1
     # no launch bounds: 64 outputs per thread -> ~112 registers -> 2 blocks of 256 threads
     assert cm.blocks_per_sm(RegisterBlockedConfig(), as_dtype(dt), H100) == 2
-    # a given register count is used as it is (analysis.occupancy)
+    # a given register count is used as it is (tiling.occupancy)
     assert cm.blocks_per_sm(RegisterBlockedConfig(), as_dtype(dt), H100, registers=32) == 8
     # shared memory limits: 4 stages of dmma's 128 x 128 doubles fit once
     cfg = DmmaConfig(stages=4)

@@ -13,11 +13,11 @@ allows, split-K variants of the split-K rungs, and the hand heuristic's own pick
 * ``memory``: the larger of ``dram``, the bytes it must move to and from device memory (A and B
   once, C or the split-K workspace; a tile row narrower than a 32-byte sector moves the whole
   sector) at the device bandwidth, and ``l2``, the tiled reads of the traffic model
-  (:func:`tiled_matmul.analysis.traffic`) at the L2 bandwidth; over sqrt(the useful share of the
+  (:func:`tiled_matmul.tiling.traffic`) at the L2 bandwidth; over sqrt(the useful share of the
   padded tiles), as idle rows issue no loads.
 * ``Q`` is **wave quantisation** (:func:`wave_factor`): blocks are spread over the SMs, each SM
   holds ``blocks_per_sm`` at a time (:func:`blocks_per_sm`: threads, shared memory and registers,
-  through :func:`tiled_matmul.analysis.occupancy`), and the busiest SM sets the time. An SM
+  through :func:`tiled_matmul.tiling.occupancy`), and the busiest SM sets the time. An SM
   running r of the b blocks it could hold runs at sqrt(r/b) of its rate (fewer resident warps
   hide less latency).
 * the **efficiencies**: the fraction of each peak a rung reaches, measured by the tuner per
@@ -54,6 +54,7 @@ from . import registry
 from .configs import Config, cdiv
 from .device import DeviceLimits, device_limits
 from .dtypes import DType, as_dtype
+from .tiling import occupancy, traffic
 
 # ---------------------------------------------------------------------------------------------
 # hardware constants: the H100 SXM5, scaled to other GPUs by SM count x clock
@@ -245,8 +246,6 @@ def estimated_registers(cfg: Config, dt: DType, limits: DeviceLimits) -> int:
 
 def blocks_per_sm(cfg: Config, dt: DType, limits: DeviceLimits, registers: "int | None" = None) -> int:
     """Resident blocks per SM (threads, shared memory, registers: estimated unless given)."""
-    from .analysis import occupancy
-
     regs = estimated_registers(cfg, dt, limits) if registers is None else registers
     return max(1, occupancy(cfg.threads, cfg.smem_bytes(dt), regs, limits)["blocks_per_sm"])
 
@@ -366,8 +365,6 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     >>> p.bound, round(p.tflops)
     ('compute', 69)
     """
-    from .analysis import traffic
-
     dt = as_dtype(dtype)
     limits = device_limits(device)
     if efficiency is not None:
@@ -488,6 +485,11 @@ def _best_cached(M: int, N: int, K: int, dt: str, precision: str, limits: Device
     return rank(M, N, K, dt, precision, limits, dict(eff_items))[0]
 
 
+def clear_cache() -> None:
+    """Forget the cached fastest candidates (after the efficiencies or the registry change)."""
+    _best_cached.cache_clear()
+
+
 def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
          device: "int | DeviceLimits | None" = None,
          efficiencies: "Mapping[str, float] | None" = None) -> Prediction:
@@ -496,7 +498,7 @@ def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto"
     return _best_cached(int(M), int(N), int(K), as_dtype(dtype), precision, device_limits(device), items)
 
 
-__all__ = ["PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",
+__all__ = ["clear_cache", "PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",
            "rank", "best", "candidate_configs", "wave_factor", "blocks_per_sm", "estimated_registers",
            "efficiency_keys", "efficiency", "default_efficiency", "peak_tflops", "launch_grid", "scale", "unit",
            "MEMORY_EFFICIENCY", "TERMS"]

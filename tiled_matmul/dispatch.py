@@ -183,7 +183,7 @@ def clear_cache() -> None:
     _choices.clear()
     _per_shape.clear()
     _files.clear()
-    costmodel._best_cached.cache_clear()
+    costmodel.clear_cache()
     _seen_generation = tunedb.generation
 
 
