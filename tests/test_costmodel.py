@@ -146,6 +146,17 @@ def test_launch_and_wave_bound_small_shapes():
     assert p.bound == "waves" and p.blocks == 1 and 0.006 < p.ms < 0.016
 
 
+def test_gemv_rungs_only_for_skinny_shapes():
+    assert cm.skinny_fits(GemvXbConfig(mt=8), 32, 4096) and not cm.skinny_fits(GemvXbConfig(mt=8), 256, 4096)
+    assert cm.skinny_fits(GemvAxConfig(nt=16, rows=1, unroll=1, min_blocks=1), 64, 64)
+    assert not cm.skinny_fits(GemvAxConfig(nt=16, rows=1, unroll=1, min_blocks=1), 8, 8192)  # A·x faces N
+    assert cm.skinny_fits(WgmmaConfig(), 8, 8192)  # other rungs: always
+    names = {p.strategy for p in cm.rank(256, 256, 256)}
+    assert not names & {"gemv_xb", "gemv_ax"}
+    assert cm.rank(8, 8192, 8192)[0].strategy == "gemv_xb"
+    assert cm.rank(8192, 8, 8192)[0].strategy == "gemv_ax"
+
+
 def test_padded_tiles_cost_compute():
     """M = 1 on a 64-row tensor-core tile computes 64 rows: the model must not pick it for GEMV."""
     p = cm.predict(WgmmaConfig(bm=64, bn=64, stages=4, min_blocks=2), 1, 8192, 8192, efficiency=1.0)

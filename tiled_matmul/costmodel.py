@@ -426,6 +426,32 @@ def _efficiency_for(cfg: Config, dt: DType, term: str, measured: "Mapping[str, f
 # ---------------------------------------------------------------------------------------------
 #: split counts tried for configs with a split_k field, beside the search space's own
 SPLITS = (2, 4, 8, 16, 32, 64)
+#: the GEMV rungs are weighed only for skinny products, as they are built for (a small operand
+#: kept on chip, the big one streamed once per chunk): the short side (M for x·B, N for A·x) at
+#: most SKINNY_MAX, in at most SKINNY_MAX_CHUNKS chunks. Beyond that the model's terms miss what
+#: makes them slow (the tuner never picked them there: 256^3, 8x8192x8192 went to wgmma, gemv_xb)
+SKINNY_MAX = 64
+SKINNY_MAX_CHUNKS = 8
+#: the short side of C each GEMV rung is built for ("M": x·B, "N": A·x); a Config's
+#: ``COST_SKINNY_SIDE`` overrides it, and a streaming config not listed faces its tile's short side
+SKINNY_SIDE: dict[str, str] = {"gemv_xb": "M", "gemv_ax": "N"}
+
+
+def skinny_fits(cfg: Config, M: int, N: int) -> bool:
+    """Whether a streaming (GEMV) config is built for this M x N: the side of C it is built for
+    (:data:`SKINNY_SIDE`) is at most SKINNY_MAX, in at most SKINNY_MAX_CHUNKS chunks of its tile;
+    True for other configs.
+
+    >>> from tiled_matmul.strategies.gemv_xb import GemvXbConfig
+    >>> skinny_fits(GemvXbConfig(mt=8), 32, 4096), skinny_fits(GemvXbConfig(mt=8), 256, 256)
+    (True, False)
+    """
+    if not callable(getattr(cfg, "streamed", None)):
+        return True
+    bm, bn = cfg.tile_mn
+    face = getattr(type(cfg), "COST_SKINNY_SIDE", None) or SKINNY_SIDE.get(cfg.STRATEGY) or ("M" if bm <= bn else "N")
+    side, tile = (M, bm) if face == "M" else (N, bn)
+    return side <= SKINNY_MAX and cdiv(side, tile) <= SKINNY_MAX_CHUNKS
 
 
 def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
@@ -434,7 +460,8 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
     """Every config the model weighs for the shape: for each tunable strategy (or those named)
     that computes `dtype` and runs on the GPU, its default and search space in each mode the
     request allows for K, split-K variants (:data:`SPLITS`) of its tiles, and the hand heuristic's
-    pick; valid for the device and dtype, without repeats."""
+    pick; valid for the device and dtype, GEMV rungs only for skinny shapes (:func:`skinny_fits`),
+    without repeats."""
     from .heuristic import recommend
 
     dt = as_dtype(dtype)
@@ -460,7 +487,7 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
                 if mode not in type(cfg).PRECISIONS:
                     continue
                 c = cfg.with_precision(mode)
-                if c not in out and c.is_valid(limits, dt):
+                if c not in out and skinny_fits(c, M, N) and c.is_valid(limits, dt):
                     out[c] = None
     return list(out)
 
@@ -501,4 +528,4 @@ def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto"
 __all__ = ["clear_cache", "PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",
            "rank", "best", "candidate_configs", "wave_factor", "blocks_per_sm", "estimated_registers",
            "efficiency_keys", "efficiency", "default_efficiency", "peak_tflops", "launch_grid", "scale", "unit",
-           "MEMORY_EFFICIENCY", "TERMS"]
+           "MEMORY_EFFICIENCY", "TERMS", "skinny_fits"]
