@@ -33,7 +33,7 @@ from typing import Any, Sequence
 from . import costmodel, dispatch, registry
 from . import precision as _precision
 from .compile import get_kernel
-from .configs import Config, cdiv
+from .configs import Config
 from .dtypes import as_dtype
 from .device import DeviceLimits, device_limits, gpu_available
 from .measure import L2Flusher, make_inputs, parse_shape, strategy_row, time_fn, time_validated, validate
@@ -314,7 +314,7 @@ def candidates_table(m: dict[str, Any]):
     M, N, K = m["shape"]
     a = m["auto"]
     t = Table(title=f"cost model at {M}×{N}×{K}, {m['dtype']}, request {a['request']}: candidates by predicted "
-                    f"time (auto falls back to the {a['mode']}; its pick ◀ came from {a['source']})",
+                    f"time (dispatch mode {a['mode']}; auto's pick ◀ came from {a['source']})",
               title_justify="left")
     for col, just in (("#", "right"), ("strategy", "left"), ("config", "left"), ("mode", "left"),
                       ("predicted ms", "right"), ("TF/s", "right"), ("bound", "left"), ("efficiency", "right"),

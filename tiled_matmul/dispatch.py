@@ -2,11 +2,12 @@
 
 :func:`choose` looks the shape's bucket (:func:`tiled_matmul.tunedb.bucket`) up in the user's
 tuning database, then in the databases shipped for this GPU, and otherwise asks the fallback of
-the dispatch mode (:func:`get_mode`): ``"heuristic"`` (the default),
-:func:`tiled_matmul.heuristic.recommend`; ``"model"``, the cost model's fastest candidate
-(:func:`tiled_matmul.costmodel.rank`, with the efficiencies the tuner measured,
-:func:`measured_efficiencies`). The mode is ``TILED_MATMUL_DISPATCH`` (read at import) or what
-:func:`set_mode` set. Both answer for a precision request (:mod:`tiled_matmul.precision`):
+the dispatch mode (:func:`get_mode`): ``"heuristic"``, :func:`tiled_matmul.heuristic.recommend`;
+``"model"``, the cost model's fastest candidate (:func:`tiled_matmul.costmodel.rank`, with the
+efficiencies the tuner measured, :func:`measured_efficiencies`); ``"auto"`` (the default), the
+model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others. The mode is
+``TILED_MATMUL_DISPATCH`` (read at import) or what :func:`set_mode` set. Both answer for a
+precision request (:mod:`tiled_matmul.precision`):
 entries and picks are kept to the modes the request allows for the shape (for "auto", tf32x3
 and ieee from K = TF32X3_MIN_K, ieee below). Choices are cached in-process per (device, bucket) for database entries and per exact
 shape for the heuristic's picks, and, through :func:`for_shape`, what is built from them per
@@ -108,14 +109,24 @@ def lookup_entry(M: int, N: int, K: int, dtype: Any = "float32", device: Any = N
     return None
 
 
-#: what `auto` falls back to without a tuned entry: the hand heuristic or the cost model
-MODES = ("heuristic", "model")
+#: what `auto` falls back to without a tuned entry: per dtype ("auto"), the hand heuristic, or the
+#: cost model
+MODES = ("auto", "heuristic", "model")
+#: the dtypes whose fallback is the cost model in mode "auto". Against the tuner's measured best
+#: of every candidate on the 51 bucket shapes of the shipped H100 database (2026-11-22), the model
+#: picks the fastest rung on 23 of 27 float64 shapes where the heuristic picks it on 15 (its
+#: misses are near-ties: 16384x16384x16, 8192x8192x1, and split_k against gemv_xb at M = 32; the
+#: heuristic's include SIMT split_k for 1024^3, where dmma runs 2x faster), and the same config
+#: on 10 against 8; on float32 the model picks the fastest rung on 18 of 24 and the heuristic,
+#: built from float32 measurements, on 19, so float32 keeps the heuristic
+#: (tests/test_costmodel.py::test_model_against_the_shipped_database checks these counts)
+MODEL_DTYPES: tuple[str, ...] = ("float64",)
 #: environment variable naming the dispatch mode
 MODE_ENV = "TILED_MATMUL_DISPATCH"
 
 
 def _mode_from_env() -> str:
-    value = os.environ.get(MODE_ENV, "").strip().lower() or "heuristic"
+    value = os.environ.get(MODE_ENV, "").strip().lower() or "auto"
     if value not in MODES:
         raise ValueError(f"{MODE_ENV}={os.environ[MODE_ENV]!r}: must be one of {', '.join(MODES)}")
     return value
@@ -130,8 +141,8 @@ def get_mode() -> str:
 
 
 def set_mode(mode: "str | None") -> str:
-    """Set the dispatch mode ("heuristic" or "model"; None: back to the environment's); returns
-    the previous one. Clears the cached choices.
+    """Set the dispatch mode ("auto", "heuristic" or "model"; None: back to the environment's);
+    returns the previous one. Clears the cached choices.
 
     >>> previous = set_mode("model"); set_mode(previous)
     'model'
@@ -214,7 +225,7 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         source, entry = found
         choice = _choices[ck] = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
         return choice
-    if _mode == "model":
+    if _mode == "model" or (_mode == "auto" and dt in MODEL_DTYPES):
         best = model_choice(M, N, K, dt, device, precision)
         name, params, source = best.strategy, _own_params(best), "model"
     else:
