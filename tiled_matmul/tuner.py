@@ -202,7 +202,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
                 if bar is not None:
                     done = f" · best {best.median_ms:.3f} ms" if best else ""
                     bar(i, len(space), f"{entry.name} {cfg.tag()}"[:60] + done)
-                rec = _measure_candidate(entry.name, cfg, sets, flush, best, prune, plan, request)
+                rec = measure_candidate(entry.name, cfg, sets, flush, best, prune, plan, request)
                 result.candidates.append(rec)
                 if rec.ok and (best is None or rec.median_ms < best.median_ms):
                     best = rec
@@ -264,10 +264,12 @@ def _no_candidates(dt: str, request: str, modes: Sequence[str], K: int, strategi
                       f"{', '.join(modes)} at K={K}) among strategies {strategies!r}")
 
 
-def _measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None", prune: float,
-                       plan: dict, request: str = "") -> Record:
-    """Validate one candidate (at the tolerance of the mode it computes in), then (unless pruned)
-    time it: its bare launch where that passes the check too, else its public call."""
+def measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None" = None, prune: float = 3.0,
+                      plan: "dict | None" = None, request: str = "") -> Record:
+    """Validate one candidate (at the tolerance of the mode it computes in), then (unless its
+    first call took over `prune` times `best`'s median) time it as the tuner does: its bare launch
+    where that passes the check too, else its public call. `plan`: repeat, budget_s and warmup."""
+    plan = plan or dict(repeat=10, budget_s=0.4, warmup=2)
     row = strategy_row(TUNE, name, cfg, request)
     v = validate(row, sets)
     if v.rejected is not None:
