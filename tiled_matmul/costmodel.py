@@ -218,8 +218,9 @@ def efficiency_keys(cfg: Config, dt: Any, term: str = "compute") -> tuple[str, s
 def efficiency(cfg: Config, dt: Any, term: str, measured: "Mapping[str, float] | None" = None) -> tuple[float, str]:
     """(`term` efficiency of `cfg`, where it comes from): the measured one of this config, else of
     its strategy (family), else the default."""
+    if not measured:
+        return default_efficiency(cfg, term), "default"
     key, family = efficiency_keys(cfg, dt, term)
-    measured = measured or {}
     if key in measured:
         return float(measured[key]), "measured (config)"
     if family in measured:
@@ -244,8 +245,9 @@ def estimated_registers(cfg: Config, dt: DType, limits: DeviceLimits) -> int:
     return int(min(255, 32 + outputs * dt.itemsize / 4 + 16))
 
 
+@functools.lru_cache(maxsize=4096)
 def blocks_per_sm(cfg: Config, dt: DType, limits: DeviceLimits, registers: "int | None" = None) -> int:
-    """Resident blocks per SM (threads, shared memory, registers: estimated unless given)."""
+    """Resident blocks per SM (threads, shared memory, registers: estimated unless given); cached."""
     regs = estimated_registers(cfg, dt, limits) if registers is None else registers
     return max(1, occupancy(cfg.threads, cfg.smem_bytes(dt), regs, limits)["blocks_per_sm"])
 
@@ -454,6 +456,34 @@ def skinny_fits(cfg: Config, M: int, N: int) -> bool:
     return side <= SKINNY_MAX and cdiv(side, tile) <= SKINNY_MAX_CHUNKS
 
 
+def _in_modes(configs: Iterable[Config], modes: tuple[str, ...], limits: DeviceLimits, dt: DType) -> list[Config]:
+    """Each config in each of `modes` it computes, valid for the device and dtype, without repeats."""
+    out: dict[Config, None] = {}
+    for cfg in configs:
+        for mode in modes:
+            if mode in type(cfg).PRECISIONS:
+                c = cfg.with_precision(mode)
+                if c not in out and c.is_valid(limits, dt):
+                    out[c] = None
+    return list(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _searched(names: tuple[str, ...], dt: DType, modes: tuple[str, ...], limits: DeviceLimits) -> tuple[Config, ...]:
+    """The shape-free part of the candidates: every search-space config of `names` (and split-K
+    variants) in `modes`, valid on the device (validated once per dtype, modes and device)."""
+    out: list[Config] = []
+    for name in names:
+        entry = registry.get(name)
+        if not entry.supports(dt) or not entry.runs_on(limits):
+            continue
+        configs = list(entry.configs)
+        if "split_k" in entry.default.params():
+            configs += [c.replace(split_k=s) for c in list(configs) for s in SPLITS]
+        out += _in_modes(configs, modes, limits, dt)
+    return tuple(out)
+
+
 def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
                       device: "int | DeviceLimits | None" = None,
                       strategies: "Iterable[str] | None" = None) -> list[Config]:
@@ -468,28 +498,15 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
     limits = device_limits(device)
     modes = _precision.modes_for(_precision.check(precision, dt), dt, K)
     if strategies is None:
-        entries = [s for s in registry.STRATEGIES.values() if s.tunable]
+        names = tuple(n for n, s in registry.STRATEGIES.items() if s.tunable)
     else:
-        entries = [registry.get(s) for s in strategies]
+        names = tuple(registry.get(s).name for s in strategies)
     hopper = str(limits.compute_capability) == "90"
     pick, pick_params = recommend(M, N, K, dt, sms=limits.sm_count, precision=precision, wgmma=hopper, dmma=hopper)
-    out: dict[Config, None] = {}
-    for entry in entries:
-        if not entry.supports(dt) or not entry.runs_on(limits):
-            continue
-        configs = list(entry.configs)
-        if entry.name == pick:
-            configs.append(entry.make_config(**pick_params))
-        if "split_k" in entry.default.params():
-            configs += [c.replace(split_k=s) for c in list(configs) for s in SPLITS]
-        for cfg in configs:
-            for mode in modes:
-                if mode not in type(cfg).PRECISIONS:
-                    continue
-                c = cfg.with_precision(mode)
-                if c not in out and skinny_fits(c, M, N) and c.is_valid(limits, dt):
-                    out[c] = None
-    return list(out)
+    out = dict.fromkeys(_searched(names, dt, modes, limits))
+    if pick in names and registry.get(pick).supports(dt) and registry.get(pick).runs_on(limits):
+        out.update(dict.fromkeys(_in_modes([registry.get(pick).make_config(**pick_params)], modes, limits, dt)))
+    return [c for c in out if skinny_fits(c, M, N)]
 
 
 def rank(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
@@ -513,8 +530,13 @@ def _best_cached(M: int, N: int, K: int, dt: str, precision: str, limits: Device
 
 
 def clear_cache() -> None:
-    """Forget the cached fastest candidates (after the efficiencies or the registry change)."""
+    """Forget the cached candidates and fastest picks (after the efficiencies or the registry change)."""
     _best_cached.cache_clear()
+    _searched.cache_clear()
+    blocks_per_sm.cache_clear()
+
+
+registry.on_change(lambda name: clear_cache())
 
 
 def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
