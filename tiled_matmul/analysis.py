@@ -30,97 +30,23 @@ from __future__ import annotations
 import functools
 from typing import Any, Sequence
 
-from . import dispatch, registry
+from . import costmodel, dispatch, registry
 from . import precision as _precision
 from .compile import get_kernel
-from .configs import Config, cdiv
+from .configs import Config
 from .dtypes import as_dtype
 from .device import DeviceLimits, device_limits, gpu_available
 from .measure import L2Flusher, make_inputs, parse_shape, strategy_row, time_fn, time_validated, validate
 from .ptxas import nvcc_path, ptxas_report
+from .tiling import REG_ALLOC_UNIT, occupancy, traffic
 
 #: FP32 FMA units per SM used for the peak rate (SMs × 128 × 2 FLOP × clock).
 FP32_LANES_PER_SM = 128
-#: Registers are allocated per warp in units of this many (so per thread in units of 8).
-REG_ALLOC_UNIT = 256
 #: Keys the ``--json`` output is guaranteed to have.
 REQUIRED_KEYS = (
     "naive_bytes", "tiled_bytes", "min_bytes", "output_bytes", "reduction", "intensity",
     "threads_per_block", "smem_bytes", "occupancy",
 )
-
-
-def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32",
-            device: "int | DeviceLimits | None" = None) -> dict[str, Any]:
-    """The global-memory traffic model of `cfg` for an M×N×K product (pure arithmetic).
-
-    A config that stages partial results in a workspace (it has ``workspace_bytes(M, N, dtype,
-    K=..., device=...)``, like split-K, whose slice count may depend on K and the GPU's SM count)
-    adds that workspace, written once and read once, to the traffic behind ``intensity``; it is
-    reported as ``workspace_bytes``.
-    """
-    isz = as_dtype(dtype).itemsize
-    a_el, b_el = cfg.global_reads(M, N, K)
-    ws_fn = getattr(cfg, "workspace_bytes", None)
-    workspace = int(ws_fn(M, N, dtype, K=K, device=device)) if callable(ws_fn) else 0
-    flops = 2 * M * N * K
-    naive = 2 * M * N * K * isz
-    tiled = (a_el + b_el) * isz
-    minimum = (M * K + K * N) * isz
-    output = M * N * isz
-    return {
-        "flops": flops,
-        "naive_bytes": naive,
-        "tiled_bytes": tiled,
-        "a_read_bytes": a_el * isz,
-        "b_read_bytes": b_el * isz,
-        "min_bytes": minimum,
-        "output_bytes": output,
-        "workspace_bytes": workspace,
-        "reduction": naive / tiled if tiled else float("inf"),
-        "traffic_over_min": tiled / minimum if minimum else float("inf"),
-        # FLOP per byte of this config's global traffic (A and B reads, the C write, any workspace).
-        "intensity": flops / (tiled + output + 2 * workspace),
-        "intensity_min": flops / (minimum + output),
-        # How many multiply-adds use each element fetched from global memory.
-        "reuse_factor": flops / (a_el + b_el) if a_el + b_el else float("inf"),
-        "reuse_a": M * N * K / a_el if a_el else float("inf"),
-        "reuse_b": M * N * K / b_el if b_el else float("inf"),
-    }
-
-
-def occupancy(threads: int, smem: int, registers: "int | None", limits: DeviceLimits) -> dict[str, Any]:
-    """Resident blocks per SM as limited by threads, shared memory and registers, and the
-    theoretical occupancy (resident warps / the SM's maximum warps).
-
-    `registers` is per thread (None when unknown: that limit is then left out and reported None).
-    """
-    if threads < 1:
-        raise ValueError(f"threads per block must be >= 1; got {threads}")
-    warp = 32
-    warps = cdiv(threads, warp)
-    max_warps = limits.max_threads_per_sm // warp
-    by_threads = max_warps // warps
-    by_smem = limits.blocks_by_smem(smem)  # the same formula as the configs' min_blocks rule
-    by_regs = None
-    if registers is not None and registers > 0:
-        per_warp = cdiv(registers * warp, REG_ALLOC_UNIT) * REG_ALLOC_UNIT
-        by_regs = (limits.regs_per_sm // per_warp) // warps
-    limits_by = {"threads": by_threads, "shared memory": by_smem, "block slots": limits.max_blocks_per_sm}
-    if by_regs is not None:
-        limits_by["registers"] = by_regs
-    blocks = min(limits_by.values())
-    limiter = min(limits_by, key=lambda k: limits_by[k])
-    return {
-        "warps_per_block": warps,
-        "blocks_per_sm_threads": by_threads,
-        "blocks_per_sm_smem": by_smem,
-        "blocks_per_sm_regs": by_regs,
-        "blocks_per_sm_max": limits.max_blocks_per_sm,
-        "blocks_per_sm": blocks,
-        "occupancy_limiter": limiter,
-        "occupancy": blocks * warps / max_warps,
-    }
 
 
 def peak_fp32_tflops(limits: DeviceLimits) -> "float | None":
@@ -195,7 +121,8 @@ def _config_for(strategy: str, M: int, N: int, K: int, dtype: Any, precision: "s
         choice = dispatch.choose(M, N, K, dt, device, precision=request)
         entry = registry.get(choice.strategy)
         auto = {"strategy": choice.strategy, "params": dict(choice.params), "source": choice.source,
-                "bucket": choice.bucket, "request": request}
+                "bucket": choice.bucket, "request": request, "mode": dispatch.get_mode(),
+                "db_entry": choice.entry}
         return entry, entry.make_config(**choice.params), dt, auto
     entry = registry.get(strategy)
     dt = entry.default_dtype if dtype is None else as_dtype(dtype)
@@ -208,7 +135,7 @@ def _config_for(strategy: str, M: int, N: int, K: int, dtype: Any, precision: "s
 def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
             registers: "int | None" = None, measure: "bool | None" = None, repeat: int = 10,
             device: "int | DeviceLimits | None" = None, precision: "str | None" = None,
-            **params: int) -> dict[str, Any]:
+            candidates: int = 10, **params: int) -> dict[str, Any]:
     """The tiling model of `strategy` (config = its default updated by `params`) at `shape`.
 
     Returns a plain, JSON-serialisable dict: global-memory traffic (``naive_bytes``,
@@ -223,7 +150,10 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     computing in that mode (ValueError naming its modes where it has no such mode).
     ``strategy="auto"`` models the kernel ``matmul(strategy="auto", precision=...)`` picks for the
     shape (the process default's request when `precision` is None); the result's ``auto`` holds
-    that choice (strategy, params, source, bucket, request). `registers`
+    that choice (strategy, params, source, bucket, request, dispatch mode), and ``candidates`` the
+    cost model's ranking (:func:`ranked_candidates`: the `candidates` fastest predicted, and auto's
+    pick, with predicted time, TF/s, bound, efficiency, and a measured time where the tuning
+    database has one for this exact shape, or, with `measure` on a GPU, a fresh one). `registers`
     overrides the per-thread register count (otherwise: the compiled kernel's with a GPU, the
     offline ptxas report without one). Raises ValueError for an unknown strategy, a bad
     shape or an invalid config, TypeError for unknown or non-int parameters.
@@ -326,8 +256,82 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
             out["measured_tflops"] = out["flops"] / (ms * 1e-3) / 1e12
             if out["roofline_ms"]:
                 out["pct_of_roofline"] = 100.0 * out["roofline_ms"] / ms
+    if auto is not None:
+        out["candidates"] = ranked_candidates(M, N, K, dt, auto, cfg, limits, top=candidates,
+                                              measure=bool(measure) and gpu, repeat=repeat)
+        db = auto.pop("db_entry", None)
+        if any(c["measured_source"] == "tuning database" for c in out["candidates"]):
+            notes.append(f"measured_ms from the {auto['source']} entry for this shape "
+                         f"({db.get('tuned_at', 'undated') if db else ''})")
     out["notes"] = notes
     return out
+
+
+def ranked_candidates(M: int, N: int, K: int, dt: str, auto: dict, picked: Config, limits: DeviceLimits,
+                      top: int = 10, measure: bool = False, repeat: int = 10) -> list[dict]:
+    """The cost model's ranking for the shape (:func:`tiled_matmul.costmodel.rank`, with the
+    tuner's measured efficiencies): the `top` fastest predicted candidates, plus auto's pick if it
+    is not among them, each a plain dict (strategy, params, precision, predicted_ms, tflops, bound,
+    efficiency, its source, the model's rank, whether auto picks it, and measured_ms: the tuning
+    database's time where its entry was tuned on this exact shape, or, with `measure`, a fresh
+    timing of the first three and of the pick)."""
+    ranked = costmodel.rank(M, N, K, dt, auto["request"], limits, dispatch.measured_efficiencies(limits))
+    db = auto.get("db_entry")
+    db_key = None
+    if db and list(db.get("shape", [])) == [M, N, K] and db.get("median_ms"):
+        db_key = (db["strategy"], tuple(sorted(registry.get(db["strategy"]).make_config(**db["params"]).params().items())))
+    pick_key = (picked.STRATEGY, tuple(sorted(picked.params().items())))
+    rows = []
+    for i, p in enumerate(ranked):
+        key = (p.strategy, tuple(sorted(p.params.items())))
+        if i >= top and key != pick_key:
+            continue
+        row = {"rank": i + 1, "strategy": p.strategy, "params": dict(p.params), "precision": p.precision,
+               "predicted_ms": p.ms, "tflops": p.tflops, "bound": p.bound, "efficiency": p.efficiency,
+               "efficiency_source": p.efficiency_source, "wave_factor": p.wave_factor, "launches": p.launches,
+               "picked": key == pick_key, "measured_ms": None, "measured_source": None}
+        if key == db_key:
+            row["measured_ms"], row["measured_source"] = float(db["median_ms"]), "tuning database"
+        if measure and (i < 3 or row["picked"]):
+            cfg = registry.get(p.strategy).make_config(**p.params)
+            ms, _ = _measure(p.strategy, cfg, M, N, K, dt, repeat)
+            if ms is not None:
+                row["measured_ms"], row["measured_source"] = ms, "measured now"
+        rows.append(row)
+    if not any(r["picked"] for r in rows):  # a pick the model does not weigh (a user strategy)
+        p = costmodel.predict(picked, M, N, K, dt, limits, dispatch.measured_efficiencies(limits))
+        rows.append({"rank": None, "strategy": p.strategy, "params": dict(p.params), "precision": p.precision,
+                     "predicted_ms": p.ms, "tflops": p.tflops, "bound": p.bound, "efficiency": p.efficiency,
+                     "efficiency_source": p.efficiency_source, "wave_factor": p.wave_factor,
+                     "launches": p.launches, "picked": True, "measured_ms": None, "measured_source": None})
+    return rows
+
+
+def candidates_table(m: dict[str, Any]):
+    """A rich Table of the ranked candidates of an ``explain(strategy="auto")`` result."""
+    from rich.table import Table
+
+    M, N, K = m["shape"]
+    a = m["auto"]
+    t = Table(title=f"cost model at {M}×{N}×{K}, {m['dtype']}, request {a['request']}: candidates by predicted "
+                    f"time (dispatch mode {a['mode']}; auto's pick ◀ came from {a['source']})",
+              title_justify="left")
+    for col, just in (("#", "right"), ("strategy", "left"), ("config", "left"), ("mode", "left"),
+                      ("predicted ms", "right"), ("TF/s", "right"), ("bound", "left"), ("efficiency", "right"),
+                      ("measured ms", "right"), ("", "left")):
+        t.add_column(col, justify=just)
+    for r in m["candidates"]:
+        default = registry.get(r["strategy"]).default.params()
+        own = " ".join(f"{k}={v}" for k, v in r["params"].items() if default.get(k) != v) or "(default)"
+        src = {"default": "", "measured (config)": " m", "measured (strategy)": " ms"}.get(r["efficiency_source"], " m")
+        measured = "–" if r["measured_ms"] is None else f"{r['measured_ms']:.4f}" + (
+            " (db)" if r["measured_source"] == "tuning database" else "")
+        t.add_row("–" if r["rank"] is None else str(r["rank"]), r["strategy"], own, r["precision"],
+                  f"{r['predicted_ms']:.4f}", f"{r['tflops']:.1f}", r["bound"], f"{r['efficiency']:.2f}{src}",
+                  measured, "◀ auto" if r["picked"] else "")
+    t.caption = ("predicted = launches + reduction + waves × max(compute / efficiency, memory / efficiency); "
+                 "efficiency m: measured by the tuner for this config, ms: for its strategy, else the default")
+    return t
 
 
 def explain_table(m: dict[str, Any]):
@@ -376,8 +380,12 @@ def explain_table(m: dict[str, Any]):
     if m["measured_ms"] is not None:
         t.add_row("measured", f"{m['measured_ms']:.4f} ms", f"{m['measured_tflops']:.2f} TFLOP/s, "
                   f"{m['pct_of_roofline']:.1f}% of the roofline bound" if m["pct_of_roofline"] else "")
+    if m.get("candidates"):
+        from rich.console import Group
+
+        return Group(t, candidates_table(m))
     return t
 
 
-__all__ = ["explain", "explain_table", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs",
+__all__ = ["explain", "explain_table", "candidates_table", "ranked_candidates", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs",
            "REQUIRED_KEYS"]

@@ -1,8 +1,13 @@
 """`strategy="auto"`: which strategy and config run an M x N x K product.
 
 :func:`choose` looks the shape's bucket (:func:`tiled_matmul.tunedb.bucket`) up in the user's
-tuning database, then in the databases shipped for this GPU, and otherwise asks
-:func:`tiled_matmul.heuristic.recommend`, for a precision request (:mod:`tiled_matmul.precision`):
+tuning database, then in the databases shipped for this GPU, and otherwise asks the fallback of
+the dispatch mode (:func:`get_mode`): ``"heuristic"``, :func:`tiled_matmul.heuristic.recommend`;
+``"model"``, the cost model's fastest candidate (:func:`tiled_matmul.costmodel.rank`, with the
+efficiencies the tuner measured, :func:`measured_efficiencies`); ``"auto"`` (the default), the
+model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others. The mode is
+``TILED_MATMUL_DISPATCH`` (read at import) or what :func:`set_mode` set. Both answer for a
+precision request (:mod:`tiled_matmul.precision`):
 entries and picks are kept to the modes the request allows for the shape (for "auto", tf32x3
 and ieee from K = TF32X3_MIN_K, ieee below). Choices are cached in-process per (device, bucket) for database entries and per exact
 shape for the heuristic's picks, and, through :func:`for_shape`, what is built from them per
@@ -18,8 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
-from . import registry, tunedb
-from .device import device_limits
+import os
+
+from . import costmodel, registry, tunedb
+from .device import DeviceLimits, device_limits
 from .dtypes import DType, as_dtype
 from .heuristic import recommend
 from .precision import modes_for
@@ -34,7 +41,7 @@ class Choice:
 
     strategy: str
     params: dict = field(default_factory=dict, hash=False, compare=True)
-    source: str = "heuristic"  # "user-db" | "shipped-db" | "heuristic"
+    source: str = "heuristic"  # "user-db" | "shipped-db" | "heuristic" | "model"
     bucket: str = ""
     entry: "dict | None" = field(default=None, hash=False, compare=False)
 
@@ -102,6 +109,76 @@ def lookup_entry(M: int, N: int, K: int, dtype: Any = "float32", device: Any = N
     return None
 
 
+#: what `auto` falls back to without a tuned entry: per dtype ("auto"), the hand heuristic, or the
+#: cost model
+MODES = ("auto", "heuristic", "model")
+#: the dtypes whose fallback is the cost model in mode "auto". Against the tuner's measured best
+#: of every candidate on the 51 bucket shapes of the shipped H100 database (2026-11-22), the model
+#: picks the fastest rung on 23 of 27 float64 shapes where the heuristic picks it on 15 (its
+#: misses are near-ties: 16384x16384x16, 8192x8192x1, and split_k against gemv_xb at M = 32; the
+#: heuristic's include SIMT split_k for 1024^3, where dmma runs 2x faster), and the same config
+#: on 10 against 8; on float32 the model picks the fastest rung on 18 of 24 and the heuristic,
+#: built from float32 measurements, on 19, so float32 keeps the heuristic
+#: (tests/test_costmodel.py::test_model_against_the_shipped_database checks these counts)
+MODEL_DTYPES: tuple[str, ...] = ("float64",)
+#: environment variable naming the dispatch mode
+MODE_ENV = "TILED_MATMUL_DISPATCH"
+
+
+def _mode_from_env() -> str:
+    value = os.environ.get(MODE_ENV, "").strip().lower() or "auto"
+    if value not in MODES:
+        raise ValueError(f"{MODE_ENV}={os.environ[MODE_ENV]!r}: must be one of {', '.join(MODES)}")
+    return value
+
+
+_mode = _mode_from_env()
+
+
+def get_mode() -> str:
+    """The dispatch mode: what `auto` falls back to where no tuned entry covers the shape."""
+    return _mode
+
+
+def set_mode(mode: "str | None") -> str:
+    """Set the dispatch mode ("auto", "heuristic" or "model"; None: back to the environment's);
+    returns the previous one. Clears the cached choices.
+
+    >>> previous = set_mode("model"); set_mode(previous)
+    'model'
+    """
+    global _mode
+    if mode is not None and mode not in MODES:
+        raise ValueError(f"dispatch mode must be one of {', '.join(map(repr, MODES))}; got {mode!r}")
+    previous = _mode
+    _mode = _mode_from_env() if mode is None else mode
+    clear_cache()
+    return previous
+
+
+def measured_efficiencies(device: Any = None) -> dict[str, float]:
+    """The cost model's efficiencies the tuner measured on this GPU: the shipped databases', then
+    the user database's over them (cached with the parsed files)."""
+    dev = device_id(device)
+    out: dict[str, float] = {}
+    for p in tunedb.shipped_db_paths():
+        out.update(tunedb.efficiency_for(_load_cached(p), dev, match_package=False))
+    out.update(tunedb.efficiency_for(_load_cached(tunedb.user_db_path()), dev))
+    return out
+
+
+def model_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
+                 precision: str = "auto") -> costmodel.Prediction:
+    """The cost model's fastest candidate for the shape on `device`, with the measured
+    efficiencies (cached per shape by :func:`tiled_matmul.costmodel.best`)."""
+    return costmodel.best(M, N, K, dtype, precision, _limits(device), measured_efficiencies(device))
+
+
+def _limits(device: Any) -> DeviceLimits:
+    """The limits of `device`; a DeviceId (a database identity, not a GPU) reads the current device's."""
+    return device_limits(None if isinstance(device, tunedb.DeviceId) else device)
+
+
 #: (device, bucket, modes) -> Choice, and (device, dtype, precision, M, N, K) -> what
 #: :func:`for_shape`'s caller built from the choice
 _choices: dict[tuple, Choice] = {}
@@ -117,6 +194,7 @@ def clear_cache() -> None:
     _choices.clear()
     _per_shape.clear()
     _files.clear()
+    costmodel.clear_cache()
     _seen_generation = tunedb.generation
 
 
@@ -147,18 +225,30 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         source, entry = found
         choice = _choices[ck] = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
         return choice
-    hopper = str(dev.cc) == "90"
-    name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
-                             wgmma=hopper, dmma=hopper)
+    if _mode == "model" or (_mode == "auto" and dt in MODEL_DTYPES):
+        best = model_choice(M, N, K, dt, device, precision)
+        name, params, source = best.strategy, _own_params(best), "model"
+    else:
+        hopper = str(dev.cc) == "90"
+        name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
+                                 wgmma=hopper, dmma=hopper)
+        source = "heuristic"
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
-    choice = _choices[sk] = Choice(name, dict(params or {}), "heuristic", key)
+    choice = _choices[sk] = Choice(name, dict(params or {}), source, key)
     return choice
+
+
+def _own_params(p: costmodel.Prediction) -> dict:
+    """The prediction's params that differ from its strategy's default (as the heuristic and the
+    databases write them)."""
+    default = registry.get(p.strategy).default.params()
+    return {k: v for k, v in p.params.items() if default.get(k) != v}
 
 
 def _sm_count(device: Any) -> int:
     """SMs of `device`; a DeviceId (a database identity, not a GPU) reads the current device's."""
-    return device_limits(None if isinstance(device, tunedb.DeviceId) else device).sm_count
+    return _limits(device).sm_count
 
 
 def for_shape(M: int, N: int, K: int, dt: DType, device: int, build: Callable[[Choice], T],
@@ -179,4 +269,5 @@ def for_shape(M: int, N: int, K: int, dt: DType, device: int, build: Callable[[C
     return made
 
 
-__all__ = ["Choice", "choose", "for_shape", "lookup_entry", "clear_cache"]
+__all__ = ["Choice", "choose", "for_shape", "lookup_entry", "clear_cache", "get_mode", "set_mode", "MODES",
+           "MODE_ENV", "model_choice", "measured_efficiencies"]

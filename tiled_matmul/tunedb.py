@@ -23,6 +23,13 @@ File format
          "entries": {"float32/4096x4096x4096": {"strategy": "...", "params": {...},
                                               "median_ms": ..., "shape": [M, N, K], ...}}}}}
 
+A device section may also hold ``"efficiency"``: the cost model's measured efficiencies
+(:mod:`tiled_matmul.costmodel`), ``{"compute:wgmma|float32|tf32x3|bm64_...": {"efficiency": 0.41,
+"samples": 3, "updated": ...}}``, keyed per term, strategy, dtype, precision mode and config (and
+without the config: the strategy's), written by the tuner for every candidate it times; and a
+tuned entry may hold the ``"efficiency"`` of its pick. Both are optional: files written before
+they existed load unchanged, and this package's readers ignore fields they do not know.
+
 Entries are keyed per GPU by device name, compute capability and package version: a user-database
 entry written by another GPU or another package version is never used (kernels change between
 versions). The shipped databases are matched on device name and compute capability only, since they
@@ -55,6 +62,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import json
+import math
 import os
 import sys
 import tempfile
@@ -202,6 +210,14 @@ def _valid_entry(entry: Any) -> bool:
     )
 
 
+def _valid_efficiency(rec: Any) -> bool:
+    if not isinstance(rec, dict):
+        return False
+    e, n = rec.get("efficiency"), rec.get("samples", 1)
+    return (isinstance(e, (int, float)) and not isinstance(e, bool) and math.isfinite(e) and e > 0
+            and isinstance(n, int) and not isinstance(n, bool) and n >= 1)
+
+
 def _parse(text: str, path: Path) -> "tuple[dict, str | None]":
     """(normalised document, problem) for `text`; problem is None when the file is usable.
 
@@ -228,7 +244,12 @@ def _parse(text: str, path: Path) -> "tuple[dict, str | None]":
             continue
         entries = {k: v for k, v in section["entries"].items() if isinstance(k, str) and _valid_entry(v)}
         dropped += len(section["entries"]) - len(entries)
-        out["devices"][dkey] = {**section, "entries": entries}
+        clean = {**section, "entries": entries}
+        if "efficiency" in section:
+            eff = section["efficiency"] if isinstance(section["efficiency"], dict) else {}
+            clean["efficiency"] = {k: v for k, v in eff.items() if isinstance(k, str) and _valid_efficiency(v)}
+            dropped += (len(eff) if eff else 1) - len(clean["efficiency"])
+        out["devices"][dkey] = clean
     return out, (f"{dropped} malformed device section(s)/entries skipped" if dropped else None)
 
 
@@ -255,16 +276,50 @@ def read_db(path: "str | os.PathLike", *, warn: bool = True) -> dict:
     return doc
 
 
-def entries_for(doc: Mapping, dev: DeviceId, *, match_package: bool = True) -> dict[str, dict]:
-    """The entries of `doc` that belong to `dev` (and its package version when `match_package`)."""
-    out: dict[str, dict] = {}
+def _sections_for(doc: Mapping, dev: DeviceId, match_package: bool) -> Iterable[dict]:
+    """The device sections of `doc` that belong to `dev` (and its package version when `match_package`)."""
     for section in doc.get("devices", {}).values():
         if section.get("device") != dev.name or section.get("cc") != dev.cc:
             continue
         if match_package and section.get("package") != dev.package:
             continue
+        yield section
+
+
+def entries_for(doc: Mapping, dev: DeviceId, *, match_package: bool = True) -> dict[str, dict]:
+    """The entries of `doc` that belong to `dev` (and its package version when `match_package`)."""
+    out: dict[str, dict] = {}
+    for section in _sections_for(doc, dev, match_package):
         out.update(section["entries"])
     return out
+
+
+def efficiency_for(doc: Mapping, dev: DeviceId, *, match_package: bool = True) -> dict[str, float]:
+    """The measured efficiencies of `doc` that belong to `dev` (key -> efficiency); {} for a
+    database written before they existed."""
+    out: dict[str, float] = {}
+    for section in _sections_for(doc, dev, match_package):
+        out.update({k: float(v["efficiency"]) for k, v in section.get("efficiency", {}).items()})
+    return out
+
+
+#: a stored efficiency is the geometric mean of its last samples, this many at most (older
+#: samples fade out, so a retuned kernel's new speed takes over)
+EFFICIENCY_SAMPLES = 8
+
+
+def merge_efficiency(old: "Mapping | None", sample: float) -> dict:
+    """The stored record after one more `sample`: a running geometric mean over at most
+    EFFICIENCY_SAMPLES samples.
+
+    >>> merge_efficiency({"efficiency": 0.4, "samples": 1}, 0.9)["efficiency"]
+    0.6
+    """
+    if not old or not _valid_efficiency(old):
+        return {"efficiency": round(float(sample), 4), "samples": 1, "updated": timestamp()}
+    n = min(int(old.get("samples", 1)), EFFICIENCY_SAMPLES - 1)
+    value = math.exp((n * math.log(old["efficiency"]) + math.log(sample)) / (n + 1))
+    return {"efficiency": round(value, 4), "samples": int(old.get("samples", 1)) + 1, "updated": timestamp()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,8 +381,11 @@ def _atomic_write(path: Path, doc: dict) -> None:
 
 
 def save_entries(entries: Mapping[str, Mapping], dev: "DeviceId | None" = None,
-                 path: "str | os.PathLike | None" = None) -> Path:
-    """Merge `entries` (bucket key -> entry) into the section of `dev` of the database at `path`.
+                 path: "str | os.PathLike | None" = None,
+                 efficiency: "Mapping[str, float] | None" = None) -> Path:
+    """Merge `entries` (bucket key -> entry) into the section of `dev` of the database at `path`,
+    and each measured `efficiency` sample (cost-model key -> efficiency) into the section's
+    running means (:func:`merge_efficiency`).
 
     `path` defaults to :func:`user_db_path`, `dev` to the current device. Returns the path written.
     Raises OSError when the folder cannot be written; never loses entries another writer saved
@@ -338,6 +396,9 @@ def save_entries(entries: Mapping[str, Mapping], dev: "DeviceId | None" = None,
     for key, entry in entries.items():
         if not _valid_entry(entry):
             raise ValueError(f"entry {key!r} needs a str 'strategy' and int 'params': {entry!r}")
+    for key, sample in (efficiency or {}).items():
+        if not _valid_efficiency({"efficiency": sample}):
+            raise ValueError(f"efficiency {key!r} must be a positive finite number; got {sample!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
     with _file_lock(path):
         doc = _empty()
@@ -358,6 +419,10 @@ def save_entries(entries: Mapping[str, Mapping], dev: "DeviceId | None" = None,
         section = doc["devices"].setdefault(
             dev.key, {"device": dev.name, "cc": dev.cc, "package": dev.package, "entries": {}})
         section["entries"].update({k: dict(v) for k, v in entries.items()})
+        if efficiency:
+            stored = section.setdefault("efficiency", {})
+            for key, sample in efficiency.items():
+                stored[key] = merge_efficiency(stored.get(key), sample)
         section["updated"] = timestamp()
         _atomic_write(path, doc)
     global generation

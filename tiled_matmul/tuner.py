@@ -15,10 +15,15 @@ For an M x N x K product of `dtype`, :func:`tune`
    (split-K's second kernel included), so Python-side argument checks do not blur the ranking of
    small shapes; that launch is validated too, and the public ``k(a, b, out=c)`` is timed instead
    where it is unavailable (each record's ``timed`` says which);
-4. returns a :class:`TuneResult` (best strategy and params, its time, every candidate as a
-   :class:`tiled_matmul.measure.Record`) and, unless ``save=False``, stores the best in the tuning
-   database under the shape's bucket for the precision request (:func:`tiled_matmul.tunedb.bucket`),
-   where ``strategy="auto"`` with that request finds it.
+4. records, for every timed candidate, the efficiency its time shows against the cost model's
+   ideal (:meth:`tiled_matmul.costmodel.Prediction.efficiency_of`: the bounding term's time at
+   peak over the measured time less the launches), keyed per (term, strategy, dtype, precision
+   mode, config) and per (term, strategy, dtype, mode);
+5. returns a :class:`TuneResult` (best strategy and params, its time, every candidate as a
+   :class:`tiled_matmul.measure.Record`, the efficiencies) and, unless ``save=False``, stores the
+   best in the tuning database under the shape's bucket for the precision request
+   (:func:`tiled_matmul.tunedb.bucket`), where ``strategy="auto"`` with that request finds it, and
+   the efficiencies beside the entries, where the cost model finds them.
 
 Command line: ``tiled-matmul tune --sizes 4096 3001x2999x3007 --dtype float32 --precision auto,tf32``.
 """
@@ -34,7 +39,7 @@ import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from . import api, registry, report, tunedb
+from . import api, costmodel, registry, report, tunedb
 from . import precision as _precision
 from .configs import Config
 from .device import gpu_available
@@ -63,6 +68,8 @@ class TuneResult:
     db_path: "str | None" = None
     #: the precision request tuned for (the bucket's); the best's own mode is ``best.precision``
     precision: str = "auto"
+    #: cost-model efficiency key -> efficiency the candidates' times show (:func:`efficiency_samples`)
+    efficiency: dict = field(default_factory=dict)
 
     @property
     def strategy(self) -> "str | None":
@@ -89,6 +96,17 @@ class TuneResult:
         d["vs_cublas"] = self.vs_cublas
         return d
 
+    def best_efficiency(self) -> "float | None":
+        """The efficiency the best candidate's time shows (its own config key), or None."""
+        if self.best is None:
+            return None
+        for term in costmodel.TERMS:
+            cfg = registry.get(self.best.strategy).make_config(**self.best.params)
+            key = costmodel.efficiency_keys(cfg, self.dtype, term)[0]
+            if key in self.efficiency:
+                return round(self.efficiency[key], 4)
+        return None
+
     def entry(self) -> dict:
         """The database entry recorded for this result."""
         b = self.best
@@ -100,6 +118,7 @@ class TuneResult:
             "tflops": round(b.tflops, 3), "rel_err": b.rel_err, "shape": [M, N, K], "dtype": self.dtype,
             "request": self.precision, "precision": b.precision,
             "cublas_ms": None if self.cublas_ms is None else round(self.cublas_ms, 5),
+            "efficiency": self.best_efficiency(),
             "candidates": sum(c.status in (OK, PRUNED) for c in self.candidates),
             "tuned_at": tunedb.timestamp(),
         }
@@ -183,7 +202,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
                 if bar is not None:
                     done = f" · best {best.median_ms:.3f} ms" if best else ""
                     bar(i, len(space), f"{entry.name} {cfg.tag()}"[:60] + done)
-                rec = _measure_candidate(entry.name, cfg, sets, flush, best, prune, plan, request)
+                rec = measure_candidate(entry.name, cfg, sets, flush, best, prune, plan, request)
                 result.candidates.append(rec)
                 if rec.ok and (best is None or rec.median_ms < best.median_ms):
                     best = rec
@@ -194,6 +213,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
                 bar.close()
         del sets, flush
     result.best = best
+    result.efficiency = efficiency_samples(result.candidates, (M, N, K), dt, dev)
     result.seconds = time.perf_counter() - t_start
     if best is None:
         warnings.warn(f"tune {M}x{N}x{K} {dt}: no candidate passed the check; nothing saved "
@@ -202,7 +222,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
         return result
     if save:
         try:
-            path = tunedb.save_entries({result.bucket: result.entry()}, ident, db_path)
+            path = tunedb.save_entries({result.bucket: result.entry()}, ident, db_path, efficiency=result.efficiency)
             result.db_path = str(path)
         except OSError as exc:
             warnings.warn(f"tune: could not save to the tuning database ({exc}); result not persisted",
@@ -210,15 +230,46 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     return result
 
 
+def efficiency_samples(records: Iterable[Record], shape: tuple[int, int, int], dtype: Any,
+                       device: Any = None) -> dict[str, float]:
+    """Cost-model efficiency key -> the efficiency the timed `records` show at `shape`: each
+    timed candidate's under its config key, and per strategy family the geometric mean of its
+    configs' (records too short to say, :meth:`Prediction.efficiency_of`, are left out)."""
+    import math
+
+    M, N, K = shape
+    out: dict[str, float] = {}
+    family: dict[str, list[float]] = {}
+    for rec in records:
+        if rec.status != OK or not rec.median_ms:
+            continue
+        try:
+            cfg = registry.get(rec.strategy).make_config(**rec.params)
+            shown = costmodel.predict(cfg, M, N, K, dtype, device).efficiency_of(rec.median_ms)
+        except (ValueError, TypeError, NotImplementedError):
+            continue
+        if shown is None:
+            continue
+        term, eff = shown
+        key, fam = costmodel.efficiency_keys(cfg, dtype, term)
+        out[key] = round(eff, 4)
+        family.setdefault(fam, []).append(eff)
+    for fam, effs in family.items():
+        out[fam] = round(math.exp(sum(map(math.log, effs)) / len(effs)), 4)
+    return out
+
+
 def _no_candidates(dt: str, request: str, modes: Sequence[str], K: int, strategies: Any) -> ValueError:
     return ValueError(f"no valid config to tune for {dt} under precision {request!r} (modes "
                       f"{', '.join(modes)} at K={K}) among strategies {strategies!r}")
 
 
-def _measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None", prune: float,
-                       plan: dict, request: str = "") -> Record:
-    """Validate one candidate (at the tolerance of the mode it computes in), then (unless pruned)
-    time it: its bare launch where that passes the check too, else its public call."""
+def measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None" = None, prune: float = 3.0,
+                      plan: "dict | None" = None, request: str = "") -> Record:
+    """Validate one candidate (at the tolerance of the mode it computes in), then (unless its
+    first call took over `prune` times `best`'s median) time it as the tuner does: its bare launch
+    where that passes the check too, else its public call. `plan`: repeat, budget_s and warmup."""
+    plan = plan or dict(repeat=10, budget_s=0.4, warmup=2)
     row = strategy_row(TUNE, name, cfg, request)
     v = validate(row, sets)
     if v.rejected is not None:
