@@ -1,0 +1,291 @@
+"""Rung 15: float16/bfloat16 on Hopper's wgmma, fed by TMA, warp-specialised and persistent."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..configs import Config, cdiv
+from ..device import DeviceLimits, device_limits
+from ..dtypes import FLOAT16, DType, as_dtype
+from ..strategy import Strategy
+from .. import tma
+
+
+@dataclass(frozen=True)
+class WgmmaTmaConfig(Config):
+    """16-bit inputs on Hopper's warpgroup tensor cores, float32 accumulation, sm_90a only.
+
+    One CTA per SM walks the bm x bn output tiles in grouped order (`group_m` tile rows at a
+    time). A producer warpgroup issues TMA copies of 64-deep K steps into a `stages`-deep ring of
+    shared-memory stages guarded by mbarriers; two consumer warpgroups each compute half of the
+    tile's rows with ``wgmma.mma_async`` m64 x bn x k16 and write their accumulators straight to
+    C. `out_bits` = 16 writes C in the input dtype, 32 in float32.
+
+    TMA needs every operand's base address and row pitch on 16-byte boundaries (K and N multiples
+    of 8 for contiguous operands): :meth:`operand_problem` says why a call's operands fail that,
+    and :meth:`launch` raises ValueError with it, so a caller can fall back to another rung.
+    """
+
+    STRATEGY: ClassVar[str] = "wgmma_tma"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float16", "bfloat16")
+    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
+    # TENSOR_CORES and PRECISIONS keep Config's defaults: they name float32 modes (TF32 splits),
+    # and 16-bit products are exact in the float32 accumulator.
+    BATCH_AXIS: ClassVar[int] = 1
+    EXTRAS: ClassVar[bool] = False
+    bm: int = 128
+    bn: int = 256
+    stages: int = 4
+    group_m: int = 8
+    out_bits: int = 16
+
+    #: K depth of a stage: 64 16-bit elements, one 128-byte swizzle line
+    BK: ClassVar[int] = 64
+    #: threads: one producer and two consumer warpgroups
+    THREADS: ClassVar[int] = 384
+    #: setmaxnreg targets: 128 x 40 + 256 x 232 = 64512 <= the SM's 65536 registers
+    PRODUCER_REGS: ClassVar[int] = 40
+    CONSUMER_REGS: ClassVar[int] = 232
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)
+
+    @property
+    def tile_k(self) -> int:
+        return self.BK
+
+    @property
+    def m_sub(self) -> int:
+        """64-row wgmma subtiles per consumer warpgroup."""
+        return self.bm // 128
+
+    @property
+    def acc_regs(self) -> int:
+        """Accumulator floats per consumer thread: (bm / 2) x bn outputs over 128 threads."""
+        return self.bm // 2 * self.bn // 128
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.THREADS, 1, 1)
+
+    def tiles(self, M: int, N: int) -> int:
+        return cdiv(M, self.bm) * cdiv(N, self.bn)
+
+    def grid(self, M: int, N: int, sms: "int | None" = None) -> tuple[int, int, int]:
+        """Persistent: one CTA per SM (`sms`; the current device's count when None), fewer when
+        there are fewer tiles."""
+        if sms is None:
+            sms = device_limits(None).sm_count
+        return (max(1, min(self.tiles(M, N), sms)), 1, 1)
+
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        tiles, steps = self.tiles(M, N), cdiv(K, self.BK)
+        return tiles * steps * self.bm * self.BK, tiles * steps * self.BK * self.bn
+
+    def smem_bytes(self, dtype: Any = FLOAT16) -> int:
+        # the ring of stages, 1 KB for the 1024-byte round-up, full and empty mbarriers
+        return self.stages * (self.bm + self.bn) * self.BK * 2 + 1024 + 16 * self.stages
+
+    def out_dtype(self, dtype: Any) -> str:
+        """The dtype of C for inputs of `dtype`."""
+        return "float32" if self.out_bits == 32 else as_dtype(dtype).name
+
+    def template_constants(self, dt: DType) -> dict[str, Any]:
+        return {"BK": self.BK, "M_SUB": self.m_sub, "D_REGS": self.bn // 2, "B_BOXES": self.bn // 64,
+                "PRODUCER_REGS": self.PRODUCER_REGS, "CONSUMER_REGS": self.CONSUMER_REGS,
+                "IN_PTX": "bf16" if dt == "bfloat16" else "f16",
+                "WGMMA_N": self.bn, "WGMMA_REGS": self.bn // 2, "WGMMA_AB": "bf16" if dt == "bfloat16" else "f16",
+                "WGMMA_TRANS_B": 1}
+
+    def rules(self, limits: DeviceLimits, dt: DType):
+        yield (self.runs_on(limits),
+               f"wgmma_tma runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}")
+        yield (self.bm in (128, 256), f"bm ({self.bm}) must be 128 or 256 (two consumer warpgroups of 64-row wgmmas)")
+        yield (self.bn % 64 == 0 and 64 <= self.bn <= 256,
+               f"bn ({self.bn}) must be 64, 128, 192 or 256 (64-column TMA boxes; wgmma n <= 256)")
+        yield (self.acc_regs <= 128,
+               f"bm x bn = {self.bm} x {self.bn} needs {self.acc_regs} accumulator registers per consumer thread; "
+               f"at most 128 fit the {self.CONSUMER_REGS} a consumer gets (e.g. 128 x 256 or 256 x 128)")
+        yield self._stages_rule(2, 8)
+        yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
+        yield (self.out_bits in (16, 32), f"out_bits ({self.out_bits}) must be 16 (C in the input dtype) or 32 (float32)")
+        yield (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
+               f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
+        yield self._fits_sm_rule(limits, dt, 1)
+
+    # -- operands and the launch ----------------------------------------------------------------
+    def operand_problem(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                        itemsize: int = 2) -> "str | None":
+        """Why TMA cannot read A (M x K, `lda` elements per row) and B (K x N, `ldb`) at these
+        addresses (None when it can); a pure function of the numbers."""
+        return (tma.matrix_problem("a", a_ptr, M, K, lda, itemsize)
+                or tma.matrix_problem("b", b_ptr, K, N, ldb, itemsize))
+
+    def supports_operands(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                          itemsize: int = 2) -> bool:
+        """Whether :meth:`launch` takes these operands (see :meth:`operand_problem`)."""
+        return self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, itemsize) is None
+
+    def tensor_maps(self, dt: Any, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int) -> tuple[bytes, bytes]:
+        """The encoded tensor maps of A and B (cached in :data:`tiled_matmul.tma.MAPS`)."""
+        dt = as_dtype(dt)
+        code = tma.DATA_TYPE[dt.name]
+        amap = tma.MAPS.get(a_ptr, M, K, lda, dt.itemsize, code, self.bm, self.BK, "a")
+        bmap = tma.MAPS.get(b_ptr, K, N, ldb, dt.itemsize, code, self.BK, 64, "b")
+        return amap, bmap
+
+    def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
+        """C = A @ B for C-contiguous operands (the standard entry; `flags` is ignored: this kernel
+        computes its own from C). ValueError when TMA cannot read A or B (see
+        :meth:`operand_problem`) or when C's item size is not this config's output's."""
+        self.launch_strided(kernel, A.data.ptr, K, B.data.ptr, N, C.data.ptr, N, M, N, K, stream.ptr,
+                            c_itemsize=C.itemsize)
+
+    def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
+                       M: int, N: int, K: int, stream_ptr: int, c_itemsize: "int | None" = None) -> None:
+        """C = A @ B with row pitches lda, ldb, ldc (elements), on the stream at `stream_ptr`."""
+        dt = kernel.dtype
+        osz = 4 if self.out_bits == 32 else 2
+        if c_itemsize is not None and c_itemsize != osz:
+            raise ValueError(f"wgmma_tma with out_bits={self.out_bits} writes {self.out_dtype(dt)}; C has "
+                             f"{c_itemsize}-byte elements")
+        if M == 0 or N == 0:
+            return
+        if K == 0:
+            _zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
+            return
+        problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize)
+        if problem:
+            raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
+                             "use another strategy (or copy them to 16-byte-aligned rows)")
+        amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb)
+        paired = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0)
+        launcher = _launcher(kernel)
+        grid = self.grid(M, N, device_limits(kernel.device).sm_count)
+        launcher(grid[0], amap, bmap, c_ptr, M, N, K, ldc, paired, stream_ptr)
+
+
+def _zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -> None:
+    """C = 0 for K = 0 (an empty sum), on the given stream."""
+    from cupy.cuda import runtime
+
+    if ldc == N:
+        runtime.memsetAsync(c_ptr, 0, M * N * osz, stream_ptr)
+    else:
+        for i in range(M):
+            runtime.memsetAsync(c_ptr + i * ldc * osz, 0, N * osz, stream_ptr)
+
+
+class TmaLauncher:
+    """``cuLaunchKernel`` for the wgmma_tma kernel: (tmA, tmB, C, M, N, K, ldc, flags), two
+    128-byte tensor maps by value then the usual words. Each thread keeps one argument buffer (the
+    maps copied in per call) and the 8 argument addresses; the driver copies the values before
+    cuLaunchKernel returns, so the buffer is reused at once."""
+
+    #: byte offsets of the 8 arguments in the buffer (the maps 64-byte aligned, as the struct is)
+    OFFSETS = (0, 128, 256, 264, 268, 272, 276, 280)
+    SIZE = 320
+
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int):
+        from cupy.cuda import driver
+
+        self._launch = driver.launchKernel
+        self.fptr = raw.kernel.ptr
+        self.block = block
+        self.smem = smem
+        self._tls = threading.local()
+
+    def _buffers(self):
+        raw = ctypes.create_string_buffer(self.SIZE + 64)
+        base = (ctypes.addressof(raw) + 63) & ~63
+        params = (ctypes.c_void_p * 8)(*(base + off for off in self.OFFSETS))
+        words = (ctypes.c_int32 * 5).from_address(base + 264)
+        cptr = ctypes.c_uint64.from_address(base + 256)
+        self._tls.bufs = bufs = (raw, base, params, ctypes.addressof(params), words, cptr)
+        return bufs
+
+    def __call__(self, grid_x: int, amap: bytes, bmap: bytes, c_ptr: int, M: int, N: int, K: int, ldc: int,
+                 flags: int, stream_ptr: int) -> None:
+        try:
+            _, base, _, params_ptr, words, cptr = self._tls.bufs
+        except AttributeError:
+            _, base, _, params_ptr, words, cptr = self._buffers()
+        ctypes.memmove(base, amap, 128)
+        ctypes.memmove(base + 128, bmap, 128)
+        cptr.value = c_ptr
+        words[0], words[1], words[2], words[3], words[4] = M, N, K, ldc, flags
+        bx, by, bz = self.block
+        self._launch(self.fptr, grid_x, 1, 1, bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
+
+
+def _launcher(kernel: Any) -> TmaLauncher:
+    """The TmaLauncher of a CompiledKernel (built on first use, kept with the kernel)."""
+    companions = kernel._companions
+    fast = companions.get("__tma__")
+    if fast is None:
+        fast = companions.setdefault("__tma__", TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes))
+    return fast
+
+
+def _rows(x: Any, name: str) -> tuple[int, int, int]:
+    """(rows, cols, pitch in elements) of a 2-D device array whose rows are contiguous."""
+    if x.ndim != 2:
+        raise ValueError(f"{name} must be 2-D; got shape {x.shape}")
+    rows, cols = x.shape
+    isz = x.itemsize
+    if cols > 1 and x.strides[1] != isz:
+        raise ValueError(f"{name} must have contiguous rows (inner stride {isz} bytes); got strides {x.strides}")
+    if x.strides[0] % isz or x.strides[0] < 0:
+        raise ValueError(f"{name} has row stride {x.strides[0]} bytes, not a non-negative multiple of {isz}")
+    return rows, cols, (x.strides[0] // isz if rows > 1 else cols)
+
+
+def tma_matmul(a: Any, b: Any, c: Any = None, *, dtype: Any = None, config: "WgmmaTmaConfig | None" = None) -> Any:
+    """C = a @ b with the wgmma_tma kernel on the current CuPy stream, for 2-D cupy arrays whose
+    rows are contiguous and whose row pitches may be padded (views such as ``x[:, :71]`` of a
+    72-column array), without the public API's checks. `dtype` names the input type ("float16" or
+    "bfloat16"; default: a's dtype, so bfloat16 data may come as an ml_dtypes array or as its
+    uint16 bits with dtype="bfloat16"). `c` (written in place and returned) or a new array of
+    the config's output dtype. ValueError when TMA cannot read a or b.
+
+    >>> c = tma_matmul(a16, b16)                                         # doctest: +SKIP
+    >>> c = tma_matmul(a_bits, b_bits, dtype="bfloat16", config=WgmmaTmaConfig(bm=256, bn=128))  # doctest: +SKIP
+    """
+    import cupy
+
+    from ..compile import get_kernel
+
+    cfg = config if config is not None else STRATEGY.default
+    dt = as_dtype(dtype if dtype is not None else a.dtype)
+    M, K, lda = _rows(a, "a")
+    Kb, N, ldb = _rows(b, "b")
+    if Kb != K:
+        raise ValueError(f"inner dimensions differ: a is {a.shape} and b is {b.shape}")
+    if a.itemsize != 2 or b.itemsize != 2:
+        raise ValueError(f"a and b must hold 16-bit elements; got itemsizes {a.itemsize} and {b.itemsize}")
+    if c is None:
+        c = cupy.empty((M, N), dtype=cupy.float32 if cfg.out_bits == 32 else a.dtype)
+    Mc, Nc, ldc = _rows(c, "c")
+    if (Mc, Nc) != (M, N):
+        raise ValueError(f"c has shape {c.shape}; expected {(M, N)}")
+    kernel = get_kernel(STRATEGY, cfg, dt, cupy.cuda.Device().id)
+    cfg.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, c.data.ptr, ldc, M, N, K,
+                       cupy.cuda.get_current_stream().ptr, c_itemsize=c.itemsize)
+    return c
+
+
+STRATEGY = Strategy.of(
+    WgmmaTmaConfig,
+    "15_wgmma_tma.cu.j2",
+    "float16/bfloat16 on wgmma fed by TMA: mbarrier ring, producer + 2 consumer warpgroups, persistent grouped tiles",
+    [
+        dict(bm=256, bn=128, stages=4),
+        dict(bm=128, bn=128, stages=6),
+        dict(bm=128, bn=192, stages=4),
+        dict(bm=128, bn=256, stages=3),
+    ],
+)
