@@ -237,6 +237,8 @@ def _rows(x: Any, name: str) -> tuple[int, int, int]:
         raise ValueError(f"{name} must be 2-D; got shape {x.shape}")
     rows, cols = x.shape
     isz = x.itemsize
+    if x.size == 0:  # nothing is read (CuPy gives empty arrays zero strides)
+        return rows, cols, cols
     if cols > 1 and x.strides[1] != isz:
         raise ValueError(f"{name} must have contiguous rows (inner stride {isz} bytes); got strides {x.strides}")
     if x.strides[0] % isz or x.strides[0] < 0:
