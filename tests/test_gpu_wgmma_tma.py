@@ -182,6 +182,7 @@ def test_runs_on_the_current_stream(name):
 
     a, b = _operand(512, 512, 512, "bfloat16", 9), _operand(512, 512, 512, "bfloat16", 10)
     expect = tma_matmul(a, b, dtype="bfloat16")
+    cp.cuda.Device().synchronize()  # a non-blocking stream does not wait for the default one
     s = cp.cuda.Stream(non_blocking=True)
     with s:
         c = tma_matmul(a, b, dtype="bfloat16")

@@ -38,6 +38,7 @@ def test_every_config_is_valid_for_both_dtypes_and_fits_the_h100():
     (dict(bm=256, bn=256), "needs 256 accumulator registers"),
     (dict(stages=9), "stages (9) must be between 2 and 8"),
     (dict(out_bits=8), "out_bits (8) must be 16"),
+    (dict(cluster_m=4), "cluster_m (4) must be 1 or 2"),
     (dict(stages=6), "shared memory"),  # 6 x 48 KB stages of 128 x 256 do not fit
 ])
 def test_rules_name_what_is_wrong(params, needle):
@@ -66,22 +67,42 @@ def test_setmaxnreg_targets_fit_the_register_file_and_render():
     assert "__launch_bounds__(THREADS, MIN_BLOCKS)" in src and "constexpr int MIN_BLOCKS = 1;" in src
 
 
-def test_grid_is_persistent():
-    cfg = ENTRY.default
-    assert cfg.grid(4096, 4096, sms=132) == (132, 1, 1)  # 512 tiles
+def test_grid_is_persistent_and_balanced():
+    cfg = ENTRY.default.replace(cluster_m=1)
+    # 512 tiles take 4 waves of 132 SMs; 128 CTAs take the same 4 waves, each the same work
+    assert cfg.grid(4096, 4096, sms=132) == (128, 1, 1)
+    assert cfg.grid(3001, 2999, sms=132) == (96, 1, 1)  # 288 tiles: 3 waves either way
     assert cfg.grid(100, 100, sms=132) == (1, 1, 1)
     assert cfg.grid(129, 257, sms=132) == (4, 1, 1)
+    assert cfg.grid(10000, 10000, sms=132) == (132, 1, 1)  # 79 x 40 tiles: 24 waves need all
     assert cfg.tiles(256, 512) == 4
+    pair = cfg.replace(cluster_m=2)  # clusters of 2 CTAs walk 256 x 256 super-tiles
+    assert pair.tiles(4096, 4096) == 256 and pair.grid(4096, 4096, sms=132) == (128, 1, 1)
+    assert pair.grid(4096, 4096, sms=132, clusters=60) == (104, 1, 1)  # 256 in 5 waves of 52
+    assert pair.grid(129, 257, sms=132) == (4, 1, 1)  # 1 x 2 super-tiles: 2 clusters
+    for M, N in [(1, 1), (5000, 7000), (8192, 8192), (777, 65)]:
+        for c in (cfg, pair):
+            grid = c.grid(M, N, sms=132)[0]
+            assert grid <= 132 and grid % c.cluster_m == 0
+            clusters = grid // c.cluster_m
+            # no more waves than with every SM busy
+            assert -(-c.tiles(M, N) // clusters) == -(-c.tiles(M, N) // (132 // c.cluster_m))
 
 
 def test_render_picks_the_instruction_for_each_dtype_and_tile():
     src = render(ENTRY, ENTRY.default, "bfloat16")
     assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in src
     assert "cvt.rn.bf16x2.f32" in src
-    src = render(ENTRY, WgmmaTmaConfig(bm=256, bn=128), "float16")
+    src = render(ENTRY, WgmmaTmaConfig(bm=256, bn=128, cluster_m=1), "float16")
     assert "m64n128k16.f32.f16.f16" in src and "constexpr int M_SUB = 2;" in src
     assert "typedef float OutT;" in render(ENTRY, WgmmaTmaConfig(out_bits=32), "float16")
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes" in src
+    single = render(ENTRY, WgmmaTmaConfig(cluster_m=1), "float16")
+    assert "__cluster_dims__" not in single and "cluster_sync();" not in single
+    pair = render(ENTRY, WgmmaTmaConfig(cluster_m=2), "float16")
+    assert "__cluster_dims__(CLUSTER_M, 1, 1)" in pair and "constexpr int CLUSTER_M = 2;" in pair
+    assert "tma_load_2d_multicast(b_smem" in pair and pair.count("cluster_sync();") == 2
+    assert "mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER_M)" in pair
 
 
 # ---- tensor maps ---------------------------------------------------------------------------------
@@ -187,3 +208,12 @@ def test_compiles_for_sm90a_without_spills(cfg, dtype):
     assert 0 < rep.registers <= H100.regs_per_sm // cfg.THREADS, rep.log
     assert "C7508" not in rep.log and "setmaxnreg" not in rep.log.lower(), rep.log  # setmaxnreg not ignored
     assert "are serialized" not in rep.log, rep.log
+
+
+def test_launch_plans_are_bounded():
+    launcher = object.__new__(TmaLauncher)  # no GPU: only the plan bookkeeping
+    launcher.plans = {}
+    for i in range(TmaLauncher.PLANS + 10):
+        assert launcher.remember((i,), (1, b"a", b"b")) == (1, b"a", b"b")
+    assert len(launcher.plans) <= TmaLauncher.PLANS and (TmaLauncher.PLANS + 9,) in launcher.plans
+    assert (0,) not in launcher.plans  # the oldest went first

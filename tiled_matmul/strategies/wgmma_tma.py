@@ -22,7 +22,9 @@ class WgmmaTmaConfig(Config):
     time). A producer warpgroup issues TMA copies of 64-deep K steps into a `stages`-deep ring of
     shared-memory stages guarded by mbarriers; two consumer warpgroups each compute half of the
     tile's rows with ``wgmma.mma_async`` m64 x bn x k16 and write their accumulators straight to
-    C. `out_bits` = 16 writes C in the input dtype, 32 in float32.
+    C. `out_bits` = 16 writes C in the input dtype, 32 in float32. `cluster_m` = 2 pairs CTAs
+    into clusters that compute 2 bm x bn super-tiles and share each B box by TMA multicast
+    (half of B's copies per CTA).
 
     TMA needs every operand's base address and row pitch on 16-byte boundaries (K and N multiples
     of 8 for contiguous operands): :meth:`operand_problem` says why a call's operands fail that,
@@ -42,6 +44,7 @@ class WgmmaTmaConfig(Config):
     stages: int = 4
     group_m: int = 8
     out_bits: int = 16
+    cluster_m: int = 2
 
     #: K depth of a stage: 64 16-bit elements, one 128-byte swizzle line
     BK: ClassVar[int] = 64
@@ -73,18 +76,28 @@ class WgmmaTmaConfig(Config):
         return (self.THREADS, 1, 1)
 
     def tiles(self, M: int, N: int) -> int:
-        return cdiv(M, self.bm) * cdiv(N, self.bn)
+        """Tiles a cluster computes one at a time: (cluster_m bm) x bn super-tiles."""
+        return cdiv(M, self.bm * self.cluster_m) * cdiv(N, self.bn)
 
-    def grid(self, M: int, N: int, sms: "int | None" = None) -> tuple[int, int, int]:
-        """Persistent: one CTA per SM (`sms`; the current device's count when None), fewer when
-        there are fewer tiles."""
+    def grid(self, M: int, N: int, sms: "int | None" = None, clusters: "int | None" = None) -> tuple[int, int, int]:
+        """Persistent: at most one CTA per SM (`sms`; the current device's count when None) and as
+        many clusters of cluster_m CTAs as run at once (`clusters`; sms // cluster_m when None),
+        and no more than the tiles need: the fewest clusters that take the same number of waves."""
         if sms is None:
             sms = device_limits(None).sm_count
-        return (max(1, min(self.tiles(M, N), sms)), 1, 1)
+        most = max(1, clusters if clusters is not None else sms // self.cluster_m)
+        tiles = self.tiles(M, N)
+        # as many waves of tiles as `most` clusters need, spread evenly: no cluster walks more
+        # tiles than with `most`, and the SMs left idle cost nothing (4096^3 in 128 x 256
+        # tiles: 512 tiles = 4 waves of 128, not 3.9 waves of 132)
+        waves = -(-tiles // most)
+        return (max(1, -(-tiles // waves)) * self.cluster_m, 1, 1)
 
     def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
-        tiles, steps = self.tiles(M, N), cdiv(K, self.BK)
-        return tiles * steps * self.bm * self.BK, tiles * steps * self.BK * self.bn
+        """A is read once per tile; B once per cluster super-tile (multicast to its CTAs)."""
+        steps = cdiv(K, self.BK)
+        per_cta = cdiv(M, self.bm) * cdiv(N, self.bn)
+        return per_cta * steps * self.bm * self.BK, self.tiles(M, N) * steps * self.BK * self.bn
 
     def smem_bytes(self, dtype: Any = FLOAT16) -> int:
         # the ring of stages, 1 KB for the 1024-byte round-up, full and empty mbarriers
@@ -99,7 +112,7 @@ class WgmmaTmaConfig(Config):
                 "PRODUCER_REGS": self.PRODUCER_REGS, "CONSUMER_REGS": self.CONSUMER_REGS,
                 "IN_PTX": "bf16" if dt == "bfloat16" else "f16",
                 "WGMMA_N": self.bn, "WGMMA_REGS": self.bn // 2, "WGMMA_AB": "bf16" if dt == "bfloat16" else "f16",
-                "WGMMA_TRANS_B": 1}
+                "WGMMA_TRANS_B": 1, "CLUSTER_M": self.cluster_m}
 
     def rules(self, limits: DeviceLimits, dt: DType):
         yield (self.runs_on(limits),
@@ -113,6 +126,7 @@ class WgmmaTmaConfig(Config):
         yield self._stages_rule(2, 8)
         yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
         yield (self.out_bits in (16, 32), f"out_bits ({self.out_bits}) must be 16 (C in the input dtype) or 32 (float32)")
+        yield (self.cluster_m in (1, 2), f"cluster_m ({self.cluster_m}) must be 1 or 2 (CTAs per cluster sharing B)")
         yield (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
                f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
         yield self._fits_sm_rule(limits, dt, 1)
@@ -158,15 +172,20 @@ class WgmmaTmaConfig(Config):
         if K == 0:
             _zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
             return
-        problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize)
-        if problem:
-            raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
-                             "use another strategy (or copy them to 16-byte-aligned rows)")
-        amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb)
+        key = (a_ptr, lda, b_ptr, ldb, M, N, K)
+        launcher = getattr(kernel, "_companions", {}).get("__tma__")
+        plan = launcher.plans.get(key) if launcher is not None else None
+        if plan is None:  # checked, encoded and sized once per operand layout
+            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize)
+            if problem:
+                raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
+                                 "use another strategy (or copy them to 16-byte-aligned rows)")
+            launcher = _launcher(kernel)
+            amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb)
+            grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters)
+            plan = launcher.remember(key, (grid[0], amap, bmap))
         paired = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0)
-        launcher = _launcher(kernel)
-        grid = self.grid(M, N, device_limits(kernel.device).sm_count)
-        launcher(grid[0], amap, bmap, c_ptr, M, N, K, ldc, paired, stream_ptr)
+        launcher(plan[0], plan[1], plan[2], c_ptr, M, N, K, ldc, paired, stream_ptr)
 
 
 def _zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -> None:
@@ -189,8 +208,10 @@ class TmaLauncher:
     #: byte offsets of the 8 arguments in the buffer (the maps 64-byte aligned, as the struct is)
     OFFSETS = (0, 128, 256, 264, 268, 272, 276, 280)
     SIZE = 320
+    #: launch plans kept per kernel
+    PLANS = 1024
 
-    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int):
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, cluster: int = 1):
         from cupy.cuda import driver
 
         self._launch = driver.launchKernel
@@ -198,6 +219,20 @@ class TmaLauncher:
         self.block = block
         self.smem = smem
         self._tls = threading.local()
+        #: clusters of `cluster` CTAs that run at once (None: one per SM; a 2-CTA cluster needs
+        #: two free SMs of one GPC, so the driver is asked)
+        self.clusters = _max_active_clusters(self.fptr, block, smem, cluster) if cluster > 1 else None
+        #: (a_ptr, lda, b_ptr, ldb, M, N, K) -> (grid, A's map, B's map): what a repeated call
+        #: reuses (a pure function of the key, so a stale entry for reused memory is still right)
+        self.plans: dict = {}
+
+    def remember(self, key: tuple, plan: tuple) -> tuple:
+        """Keep `plan` for `key` (the oldest half dropped past PLANS entries); returns it."""
+        if len(self.plans) >= self.PLANS:
+            for old in list(self.plans)[: self.PLANS // 2]:
+                self.plans.pop(old, None)
+        self.plans[key] = plan
+        return plan
 
     def _buffers(self):
         raw = ctypes.create_string_buffer(self.SIZE + 64)
@@ -227,8 +262,29 @@ def _launcher(kernel: Any) -> TmaLauncher:
     companions = kernel._companions
     fast = companions.get("__tma__")
     if fast is None:
-        fast = companions.setdefault("__tma__", TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes))
+        fast = companions.setdefault("__tma__", TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes,
+                                                            kernel.config.cluster_m))
     return fast
+
+
+class _LaunchConfig(ctypes.Structure):
+    """The driver's CUlaunchConfig (cuda.h), for cuOccupancyMaxActiveClusters."""
+
+    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
+                ("stream", ctypes.c_void_p), ("attrs", ctypes.c_void_p), ("num_attrs", ctypes.c_uint)]
+
+
+def _max_active_clusters(fptr: int, block: tuple[int, int, int], smem: int, cluster: int) -> "int | None":
+    """How many clusters of the kernel (its cluster size compiled in) the device runs at once,
+    from ``cuOccupancyMaxActiveClusters``; None where the driver does not say."""
+    try:
+        fn = ctypes.CDLL("libcuda.so.1").cuOccupancyMaxActiveClusters
+    except (OSError, AttributeError):
+        return None
+    cfg = _LaunchConfig((ctypes.c_uint * 3)(cluster, 1, 1), (ctypes.c_uint * 3)(*block), smem, None, None, 0)
+    out = ctypes.c_int(0)
+    rc = fn(ctypes.byref(out), ctypes.c_void_p(fptr), ctypes.byref(cfg))
+    return out.value if rc == 0 and out.value > 0 else None
 
 
 def _rows(x: Any, name: str) -> tuple[int, int, int]:
@@ -285,9 +341,14 @@ STRATEGY = Strategy.of(
     "15_wgmma_tma.cu.j2",
     "float16/bfloat16 on wgmma fed by TMA: mbarrier ring, producer + 2 consumer warpgroups, persistent grouped tiles",
     [
-        dict(bm=256, bn=128, stages=4),
-        dict(bm=128, bn=128, stages=6),
-        dict(bm=128, bn=192, stages=4),
+        # clusters of 2 CTAs sharing B by multicast (the default): a third less L2 -> SM traffic
         dict(bm=128, bn=256, stages=3),
+        dict(bm=128, bn=192, stages=4),
+        dict(bm=256, bn=128, stages=4),
+        # single CTAs
+        dict(bm=128, bn=256, stages=4, cluster_m=1),
+        dict(bm=128, bn=256, stages=3, cluster_m=1),
+        dict(bm=256, bn=128, stages=4, cluster_m=1),
+        dict(bm=128, bn=128, stages=6, cluster_m=1),
     ],
 )
