@@ -188,3 +188,19 @@ def test_runs_on_the_current_stream(name):
         c = tma_matmul(a, b, dtype="bfloat16")
     s.synchronize()
     assert bool((c == expect).all())  # same kernel, same order of adds: bit-identical
+
+
+@pytest.mark.parametrize("name", NAME)
+def test_c_off_16_bytes_takes_register_stores(name):
+    import cupy as cp
+
+    from tiled_matmul.strategies.wgmma_tma import tma_matmul
+
+    M, N, K = 300, 264, 64
+    a, b = _operand(M, K, K, "float16", 11), _operand(K, N, N, "float16", 12)
+    expect = tma_matmul(a, b, dtype="float16")  # contiguous C: the TMA-store epilogue
+    base = _poisoned(1, M * N + 1, "float16", 16).reshape(-1)
+    c = base[1:].reshape(M, N)  # 2 bytes past a 16-byte boundary
+    assert ENTRY.default.c_map("float16", M, N, c.data.ptr, N) is None
+    tma_matmul(a, b, c, dtype="float16")
+    assert bool((c == expect).all()) and int(base[0]) == NAN_BITS["float16"]

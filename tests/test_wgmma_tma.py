@@ -183,17 +183,30 @@ def test_launch_refuses_unaligned_operands_before_touching_the_gpu():
 
 
 def test_launch_buffer_matches_the_kernel_signature():
-    # (tmA, tmB, C, M, N, K, ldc, flags): two 64-byte-aligned 128-byte maps, a pointer, 5 ints
+    # (tmA, tmB, tmC, C, M, N, K, ldc, flags): three 64-byte-aligned 128-byte maps, a pointer, 5 ints
     offs = TmaLauncher.OFFSETS
-    assert offs[0] % 64 == 0 and offs[1] == offs[0] + 128 and offs[1] % 64 == 0
-    assert offs[2] == offs[1] + 128 and offs[2] % 8 == 0
-    assert list(offs[3:]) == [offs[2] + 8 + 4 * i for i in range(5)]
+    assert [offs[0], offs[1], offs[2]] == [0, 128, 256] and offs[3] == 384 and offs[3] % 8 == 0
+    assert list(offs[4:]) == [offs[3] + 8 + 4 * i for i in range(5)]
     assert offs[-1] + 4 <= TmaLauncher.SIZE
     assert ctypes.sizeof(ctypes.c_void_p) == 8
     src = render(ENTRY, ENTRY.default, "float16")
     assert re.search(r"const __grid_constant__ TmTensorMap tmA, const __grid_constant__ TmTensorMap tmB,\s*"
-                     r"OutT\* __restrict__ C, int M, int N, int K, int ldc, int flags\)", src)
+                     r"const __grid_constant__ TmTensorMap tmC, OutT\* __restrict__ C, int M, int N, int K, int ldc,\s*"
+                     r"int flags\)", src)
     assert "struct alignas(64) TmTensorMap" in src
+
+
+def test_epilogue_uses_tma_stores_for_16_bit_c_only():
+    src = render(ENTRY, ENTRY.default, "bfloat16")
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in src and "fence_proxy_async_smem();" in src
+    assert ENTRY.default.smem_bytes("bfloat16") - ENTRY.default.replace(out_bits=32).smem_bytes("bfloat16") == 128 * 256 * 2
+    f32 = render(ENTRY, ENTRY.default.replace(out_bits=32), "bfloat16")
+    assert "tma_store_2d(&tmC" not in f32 and "store_pair(C +" in f32
+    cfg = ENTRY.default
+    assert cfg.c_map("float16", 100, 64, 0x1008, 64) is None  # base off 16 bytes: register stores
+    assert cfg.c_map("float16", 100, 60, 0x1000, 60) is None  # rows of 120 bytes
+    assert cfg.c_map("float16", 100, 257, 0x1000, 264) is None  # padded rows: TMA would write 257..263
+    assert cfg.replace(out_bits=32).c_map("float16", 100, 64, 0x1000, 64) is None
 
 
 # ---- nvcc ----------------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ class WgmmaTmaConfig(Config):
     time). A producer warpgroup issues TMA copies of 64-deep K steps into a `stages`-deep ring of
     shared-memory stages guarded by mbarriers; two consumer warpgroups each compute half of the
     tile's rows with ``wgmma.mma_async`` m64 x bn x k16 and write their accumulators straight to
-    C. `out_bits` = 16 writes C in the input dtype, 32 in float32. `cluster_m` = 2 pairs CTAs
+    C (16-bit C through a shared-memory tile and TMA stores, where C's rows are 16-byte aligned).
+    `out_bits` = 16 writes C in the input dtype, 32 in float32 (stored straight from registers). `cluster_m` = 2 pairs CTAs
     into clusters that compute 2 bm x bn super-tiles and share each B box by TMA multicast
     (half of B's copies per CTA).
 
@@ -41,10 +42,10 @@ class WgmmaTmaConfig(Config):
     EXTRAS: ClassVar[bool] = False
     bm: int = 128
     bn: int = 256
-    stages: int = 4
+    stages: int = 3
     group_m: int = 8
     out_bits: int = 16
-    cluster_m: int = 2
+    cluster_m: int = 1
 
     #: K depth of a stage: 64 16-bit elements, one 128-byte swizzle line
     BK: ClassVar[int] = 64
@@ -100,8 +101,10 @@ class WgmmaTmaConfig(Config):
         return per_cta * steps * self.bm * self.BK, self.tiles(M, N) * steps * self.BK * self.bn
 
     def smem_bytes(self, dtype: Any = FLOAT16) -> int:
-        # the ring of stages, 1 KB for the 1024-byte round-up, full and empty mbarriers
-        return self.stages * (self.bm + self.bn) * self.BK * 2 + 1024 + 16 * self.stages
+        # the ring of stages, the C tile of the TMA-store epilogue (16-bit C), 1 KB for the
+        # 1024-byte round-up, full and empty mbarriers
+        c_tile = self.bm * self.bn * 2 if self.out_bits == 16 else 0
+        return self.stages * (self.bm + self.bn) * self.BK * 2 + c_tile + 1024 + 16 * self.stages
 
     def out_dtype(self, dtype: Any) -> str:
         """The dtype of C for inputs of `dtype`."""
@@ -152,6 +155,18 @@ class WgmmaTmaConfig(Config):
         bmap = tma.MAPS.get(b_ptr, K, N, ldb, dt.itemsize, code, self.BK, 64, "b")
         return amap, bmap
 
+    def c_map(self, dt: Any, M: int, N: int, c_ptr: int, ldc: int) -> "bytes | None":
+        """The tensor map the TMA-store epilogue writes C through (boxes of 64 columns x one
+        consumer's bm/2 rows), or None where it does not apply (then the kernel stores from
+        registers): float32 C; C's base address or row pitch off 16 bytes; or rows whose length
+        is not a multiple of 16 bytes (N % 8 != 0), as TMA stores past the last column up to the
+        next 16-byte boundary (measured on an H100: a padded C had those columns written)."""
+        dt = as_dtype(dt)
+        if (self.out_bits != 16 or (N * dt.itemsize) % tma.ALIGN
+                or tma.matrix_problem("c", c_ptr, M, N, ldc, dt.itemsize)):
+            return None
+        return tma.MAPS.get(c_ptr, M, N, ldc, dt.itemsize, tma.DATA_TYPE[dt.name], self.bm // 2, 64, "c")
+
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
         """C = A @ B for C-contiguous operands (the standard entry; `flags` is ignored: this kernel
         computes its own from C). ValueError when TMA cannot read A or B (see
@@ -172,7 +187,7 @@ class WgmmaTmaConfig(Config):
         if K == 0:
             _zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
             return
-        key = (a_ptr, lda, b_ptr, ldb, M, N, K)
+        key = (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
@@ -182,10 +197,12 @@ class WgmmaTmaConfig(Config):
                                  "use another strategy (or copy them to 16-byte-aligned rows)")
             launcher = _launcher(kernel)
             amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb)
+            cmap = self.c_map(dt, M, N, c_ptr, ldc)
             grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters)
-            plan = launcher.remember(key, (grid[0], amap, bmap))
-        paired = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0)
-        launcher(plan[0], plan[1], plan[2], c_ptr, M, N, K, ldc, paired, stream_ptr)
+            # flags: bit 0 paired stores (C keeps column pairs aligned), bit 1 TMA stores
+            flags = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0) | (2 if cmap is not None else 0)
+            plan = launcher.remember(key, (grid[0], amap, bmap, cmap if cmap is not None else amap, flags))
+        launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, ldc, plan[4], stream_ptr)
 
 
 def _zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -> None:
@@ -200,14 +217,14 @@ def _zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) 
 
 
 class TmaLauncher:
-    """``cuLaunchKernel`` for the wgmma_tma kernel: (tmA, tmB, C, M, N, K, ldc, flags), two
-    128-byte tensor maps by value then the usual words. Each thread keeps one argument buffer (the
-    maps copied in per call) and the 8 argument addresses; the driver copies the values before
-    cuLaunchKernel returns, so the buffer is reused at once."""
+    """``cuLaunchKernel`` for the wgmma_tma kernel: (tmA, tmB, tmC, C, M, N, K, ldc, flags),
+    three 128-byte tensor maps by value then the usual words. Each thread keeps one argument
+    buffer (the maps copied in per call) and the 9 argument addresses; the driver copies the
+    values before cuLaunchKernel returns, so the buffer is reused at once."""
 
-    #: byte offsets of the 8 arguments in the buffer (the maps 64-byte aligned, as the struct is)
-    OFFSETS = (0, 128, 256, 264, 268, 272, 276, 280)
-    SIZE = 320
+    #: byte offsets of the 9 arguments in the buffer (the maps 64-byte aligned, as the struct is)
+    OFFSETS = (0, 128, 256, 384, 392, 396, 400, 404, 408)
+    SIZE = 448
     #: launch plans kept per kernel
     PLANS = 1024
 
@@ -237,20 +254,21 @@ class TmaLauncher:
     def _buffers(self):
         raw = ctypes.create_string_buffer(self.SIZE + 64)
         base = (ctypes.addressof(raw) + 63) & ~63
-        params = (ctypes.c_void_p * 8)(*(base + off for off in self.OFFSETS))
-        words = (ctypes.c_int32 * 5).from_address(base + 264)
-        cptr = ctypes.c_uint64.from_address(base + 256)
+        params = (ctypes.c_void_p * len(self.OFFSETS))(*(base + off for off in self.OFFSETS))
+        words = (ctypes.c_int32 * 5).from_address(base + self.OFFSETS[4])
+        cptr = ctypes.c_uint64.from_address(base + self.OFFSETS[3])
         self._tls.bufs = bufs = (raw, base, params, ctypes.addressof(params), words, cptr)
         return bufs
 
-    def __call__(self, grid_x: int, amap: bytes, bmap: bytes, c_ptr: int, M: int, N: int, K: int, ldc: int,
-                 flags: int, stream_ptr: int) -> None:
+    def __call__(self, grid_x: int, amap: bytes, bmap: bytes, cmap: bytes, c_ptr: int, M: int, N: int, K: int,
+                 ldc: int, flags: int, stream_ptr: int) -> None:
         try:
             _, base, _, params_ptr, words, cptr = self._tls.bufs
         except AttributeError:
             _, base, _, params_ptr, words, cptr = self._buffers()
         ctypes.memmove(base, amap, 128)
         ctypes.memmove(base + 128, bmap, 128)
+        ctypes.memmove(base + 256, cmap, 128)
         cptr.value = c_ptr
         words[0], words[1], words[2], words[3], words[4] = M, N, K, ldc, flags
         bx, by, bz = self.block
@@ -341,14 +359,12 @@ STRATEGY = Strategy.of(
     "15_wgmma_tma.cu.j2",
     "float16/bfloat16 on wgmma fed by TMA: mbarrier ring, producer + 2 consumer warpgroups, persistent grouped tiles",
     [
-        # clusters of 2 CTAs sharing B by multicast (the default): a third less L2 -> SM traffic
-        dict(bm=128, bn=256, stages=3),
         dict(bm=128, bn=192, stages=4),
-        dict(bm=256, bn=128, stages=4),
-        # single CTAs
-        dict(bm=128, bn=256, stages=4, cluster_m=1),
-        dict(bm=128, bn=256, stages=3, cluster_m=1),
-        dict(bm=256, bn=128, stages=4, cluster_m=1),
-        dict(bm=128, bn=128, stages=6, cluster_m=1),
+        dict(bm=128, bn=128, stages=5),
+        dict(bm=256, bn=128, stages=3),
+        # clusters of 2 CTAs sharing B by TMA multicast: a third less L2 -> SM traffic per tile
+        # (faster with register stores; with TMA stores the single CTAs measured faster)
+        dict(bm=128, bn=256, stages=3, cluster_m=2),
+        dict(bm=128, bn=192, stages=4, cluster_m=2),
     ],
 )
