@@ -276,7 +276,8 @@ def host_overhead(cfg, dtype: str, calls: int = 2000) -> None:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--small", action="store_true", help="two small shapes, default config, no timing (sanitizer runs)")
-    p.add_argument("--configs", choices=("default", "all"), default="all", help="configs to check and time")
+    p.add_argument("--configs", choices=("default", "all"), default=None,
+                   help="configs to check and time (default: all; with --small, the default config)")
     p.add_argument("--dtypes", default="float16,bfloat16")
     p.add_argument("--sizes", default="4096,8192", help="cube sizes to time")
     p.add_argument("--no-ragged", dest="ragged", action="store_false", help="skip timing 3001x2999x3007")
@@ -294,7 +295,8 @@ def main() -> int:
     if FAILURES:
         return 1
     dtypes = [d for d in args.dtypes.split(",") if d]
-    cfgs = [entry.default] if (args.small or args.configs == "default") else list(entry.configs)
+    which = args.configs or ("default" if args.small else "all")
+    cfgs = [entry.default] if which == "default" else list(entry.configs)
 
     # compile first: a config that does not compile says so once and is skipped after
     good = []
