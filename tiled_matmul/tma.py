@@ -148,9 +148,9 @@ def encode(args: TiledArgs) -> bytes:
 
 
 class MapCache:
-    """Encoded tensor maps by (address, shape, pitch, box, dtype), least recently used dropped past
-    `size` entries. Encoding depends on nothing else, so a hit is exact; a freed and reused
-    address with the same shape maps the same bytes."""
+    """Encoded tensor maps by (address, shape, pitch, box, dtype), the oldest dropped past `size`
+    entries. Encoding depends on nothing else, so a hit is exact; a freed and reused address with
+    the same shape maps the same bytes."""
 
     def __init__(self, size: int = 512):
         self.size = size
