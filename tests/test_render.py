@@ -103,7 +103,13 @@ def test_render_rejects_wrong_config_type():
         render(tm.STRATEGIES["smem_tiled"], tm.STRATEGIES["naive"].default)
 
 
-@pytest.mark.parametrize("bad", ["float16", "int32", "complex64"])
+@pytest.mark.parametrize("bad", ["int32", "complex64"])
 def test_render_rejects_dtype(bad):
     with pytest.raises(TypeError, match="allowed: float32, float64"):
         tm.source("naive", dtype=bad)
+
+
+def test_render_names_the_strategies_of_a_dtype_it_does_not_compute():
+    # float16 is a kernel dtype (wgmma_tma computes it), just not naive's
+    with pytest.raises(ValueError, match="naive computes float32, float64 only.*strategies for float16: .*wgmma_tma"):
+        tm.source("naive", dtype="float16")

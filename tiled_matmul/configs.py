@@ -58,6 +58,10 @@ class Config:
     TENSOR_CORES: ClassVar[bool] = False
     #: the precision modes this strategy computes (:data:`tiled_matmul.precision.MODES`)
     PRECISIONS: ClassVar[tuple[str, ...]] = ("ieee",)
+    #: True when the template has the batch and epilogue hooks of kernels/_epilogue.cuh.j2 (its
+    #: kernel takes the standard arguments plus the TmExtra struct); False for kernels with their
+    #: own launch signature (wgmma_tma's tensor maps), which compute plain 2-D products only
+    EXTRAS: ClassVar[bool] = True
     #: the grid axis (0 x, 1 y, 2 z) a batched launch puts the batch index on: one the config's
     #: own grid leaves at 1 (z for the 2-D grids; the 1-D grids of the warp-tiled and skinny
     #: rungs use y, as their z holds K slices)

@@ -71,6 +71,10 @@ BFLOAT16 = DType("bfloat16", "E", "__nv_bfloat16", "uint4", "bf16", itemsize=2)
 DTYPES: dict[str, DType] = {d.name: d for d in (FLOAT32, FLOAT64)}
 #: the same, by numpy's one-letter code (the hot path reads ``array.dtype.char``)
 BY_CHAR: dict[str, DType] = {d.char: d for d in DTYPES.values()}
+#: every dtype some kernel computes: DTYPES (what the public calls accept) plus the 16-bit inputs
+#: of the tensor-core rungs, which those kernels take through ``kernel(...).compiled(dtype)`` and
+#: their config's launch until the public API accepts them
+KNOWN: dict[str, DType] = {**DTYPES, FLOAT16.name: FLOAT16, BFLOAT16.name: BFLOAT16}
 
 
 def as_dtype(dtype: Any) -> DType:
@@ -80,16 +84,16 @@ def as_dtype(dtype: Any) -> DType:
     """
     if isinstance(dtype, DType):
         return dtype
-    hit = DTYPES.get(dtype) if isinstance(dtype, str) else None
+    hit = KNOWN.get(dtype) if isinstance(dtype, str) else None
     if hit is not None:
         return hit
     try:
         name = np.dtype(dtype).name
     except TypeError as exc:
-        raise TypeError(f"dtype {dtype!r} is not a dtype; allowed: {', '.join(DTYPES)}") from exc
-    if name not in DTYPES:
-        raise TypeError(f"dtype {name} is not supported; allowed: {', '.join(DTYPES)}")
-    return DTYPES[name]
+        raise TypeError(f"dtype {dtype!r} is not a dtype; allowed: {', '.join(KNOWN)}") from exc
+    if name not in KNOWN:
+        raise TypeError(f"dtype {name} is not supported; allowed: {', '.join(KNOWN)}")
+    return KNOWN[name]
 
 
-__all__ = ["DType", "FLOAT16", "BFLOAT16", "FLOAT32", "FLOAT64", "DTYPES", "BY_CHAR", "as_dtype"]
+__all__ = ["DType", "FLOAT16", "BFLOAT16", "FLOAT32", "FLOAT64", "DTYPES", "KNOWN", "BY_CHAR", "as_dtype"]

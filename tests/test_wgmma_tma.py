@@ -1,0 +1,232 @@
+"""CPU checks of wgmma_tma: configs and their rules, tensor-map arguments, operand checks, the
+launch buffer layout, and (with nvcc) every config compiling for sm_90a without spills."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import tma
+from tiled_matmul.device import H100_LIMITS as H100
+from tiled_matmul.ptxas import ptxas_report
+from tiled_matmul.render import render
+from tiled_matmul.strategies.wgmma_tma import TmaLauncher, WgmmaTmaConfig
+
+from .conftest import HAS_NVCC
+
+ENTRY = tm.STRATEGIES["wgmma_tma"]
+DTYPES = ("float16", "bfloat16")
+CASES = [(cfg.replace(out_bits=ob), dt) for cfg in ENTRY.configs for dt in DTYPES for ob in (16, 32)]
+F16 = tma.DATA_TYPE["float16"]
+
+
+# ---- configs ------------------------------------------------------------------------------------
+def test_every_config_is_valid_for_both_dtypes_and_fits_the_h100():
+    for cfg, dt in CASES:
+        cfg.validate(H100, dt)
+        assert cfg.smem_bytes(dt) <= H100.smem_per_block_optin
+        assert cfg.acc_regs <= 128
+
+
+@pytest.mark.parametrize("params,needle", [
+    (dict(bm=192), "bm (192) must be 128 or 256"),
+    (dict(bn=96), "bn (96) must be 64, 128, 192 or 256"),
+    (dict(bn=320), "bn (320) must be"),
+    (dict(bm=256, bn=256), "needs 256 accumulator registers"),
+    (dict(stages=9), "stages (9) must be between 2 and 8"),
+    (dict(out_bits=8), "out_bits (8) must be 16"),
+    (dict(cluster_m=4), "cluster_m (4) must be 1 or 2"),
+    (dict(stages=6), "shared memory"),  # 6 x 48 KB stages of 128 x 256 do not fit
+])
+def test_rules_name_what_is_wrong(params, needle):
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        WgmmaTmaConfig(**params).validate(H100, "float16")
+
+
+def test_float32_is_refused_naming_the_dtypes():
+    with pytest.raises(ValueError, match="wgmma_tma computes float16, bfloat16 only, got float32"):
+        ENTRY.default.validate(H100, "float32")
+    assert ENTRY.default_dtype == "float16"
+    assert "wgmma_tma" in tm.registry.strategies_for("bfloat16")
+
+
+def test_setmaxnreg_targets_fit_the_register_file_and_render():
+    cfg = ENTRY.default
+    p, c = cfg.PRODUCER_REGS, cfg.CONSUMER_REGS
+    for n in (p, c):
+        assert 24 <= n <= 256 and n % 8 == 0  # PTX: setmaxnreg takes 24..256 in steps of 8
+    assert p * 128 + c * 256 <= H100.regs_per_sm
+    # entry cap of __launch_bounds__(384, 1) is below the consumer's target, above the producer's
+    cap = H100.regs_per_sm // cfg.THREADS // 8 * 8
+    assert p < cap < c
+    src = render(ENTRY, cfg, "float16")
+    assert f"setmaxnreg.dec.sync.aligned.u32 {p};" in src and f"setmaxnreg.inc.sync.aligned.u32 {c};" in src
+    assert "__launch_bounds__(THREADS, MIN_BLOCKS)" in src and "constexpr int MIN_BLOCKS = 1;" in src
+
+
+def test_grid_is_persistent_and_balanced():
+    cfg = ENTRY.default.replace(cluster_m=1)
+    # 512 tiles take 4 waves of 132 SMs; 128 CTAs take the same 4 waves, each the same work
+    assert cfg.grid(4096, 4096, sms=132) == (128, 1, 1)
+    assert cfg.grid(3001, 2999, sms=132) == (96, 1, 1)  # 288 tiles: 3 waves either way
+    assert cfg.grid(100, 100, sms=132) == (1, 1, 1)
+    assert cfg.grid(129, 257, sms=132) == (4, 1, 1)
+    assert cfg.grid(10000, 10000, sms=132) == (132, 1, 1)  # 79 x 40 tiles: 24 waves need all
+    assert cfg.tiles(256, 512) == 4
+    pair = cfg.replace(cluster_m=2)  # clusters of 2 CTAs walk 256 x 256 super-tiles
+    assert pair.tiles(4096, 4096) == 256 and pair.grid(4096, 4096, sms=132) == (128, 1, 1)
+    assert pair.grid(4096, 4096, sms=132, clusters=60) == (104, 1, 1)  # 256 in 5 waves of 52
+    assert pair.grid(129, 257, sms=132) == (4, 1, 1)  # 1 x 2 super-tiles: 2 clusters
+    for M, N in [(1, 1), (5000, 7000), (8192, 8192), (777, 65)]:
+        for c in (cfg, pair):
+            grid = c.grid(M, N, sms=132)[0]
+            assert grid <= 132 and grid % c.cluster_m == 0
+            clusters = grid // c.cluster_m
+            # no more waves than with every SM busy
+            assert -(-c.tiles(M, N) // clusters) == -(-c.tiles(M, N) // (132 // c.cluster_m))
+
+
+def test_render_picks_the_instruction_for_each_dtype_and_tile():
+    src = render(ENTRY, ENTRY.default, "bfloat16")
+    assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in src
+    assert "cvt.rn.bf16x2.f32" in src
+    src = render(ENTRY, WgmmaTmaConfig(bm=256, bn=128, cluster_m=1), "float16")
+    assert "m64n128k16.f32.f16.f16" in src and "constexpr int M_SUB = 2;" in src
+    assert "typedef float OutT;" in render(ENTRY, WgmmaTmaConfig(out_bits=32), "float16")
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes" in src
+    single = render(ENTRY, WgmmaTmaConfig(cluster_m=1), "float16")
+    assert "__cluster_dims__" not in single and "cluster_sync();" not in single
+    pair = render(ENTRY, WgmmaTmaConfig(cluster_m=2), "float16")
+    assert "__cluster_dims__(CLUSTER_M, 1, 1)" in pair and "constexpr int CLUSTER_M = 2;" in pair
+    assert "tma_load_2d_multicast(b_smem" in pair and pair.count("cluster_sync();") == 2
+    assert "mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER_M)" in pair
+
+
+# ---- tensor maps ---------------------------------------------------------------------------------
+def test_tensor_map_arguments_are_innermost_first():
+    args = tma.tiled_2d(address=0x10000, rows=3001, cols=3007, pitch=3008, itemsize=2, dtype_code=F16,
+                        box_rows=128, box_cols=64)
+    assert args.global_dim == (3007, 3001) and args.global_strides == (3008 * 2,)
+    assert args.box_dim == (64, 128) and args.element_strides == (1, 1)
+    assert args.swizzle == tma.SWIZZLE[128] == 3 and args.l2_promotion == 3 and args.oob_fill == 0
+    assert args.rank == 2
+
+
+def test_tensor_map_dims_may_be_ragged_and_smaller_than_the_box():
+    # 1 x 1 matrix, 64 x 128 box: TMA zero-fills the rest
+    args = tma.tiled_2d(address=0x200, rows=1, cols=1, pitch=1, itemsize=2, dtype_code=F16, box_rows=128, box_cols=64)
+    assert args.global_dim == (1, 1) and args.global_strides == (16,)  # a legal pitch for the single row
+    args = tma.tiled_2d(address=0x200, rows=7, cols=33, pitch=40, itemsize=2, dtype_code=F16, box_rows=64, box_cols=64)
+    assert args.global_dim == (33, 7) and args.global_strides == (80,)
+
+
+@pytest.mark.parametrize("kw,needle", [
+    (dict(address=0x208), "not on a 16-byte boundary"),
+    (dict(pitch=71, cols=71), "rows of 71 elements = 142 bytes, not a multiple of 16"),
+    (dict(pitch=60, cols=64), "row pitch 60 < its 64 columns"),
+    (dict(box_cols=128), "box rows of 256 bytes exceed the 128-byte swizzle span"),
+    (dict(box_rows=300), "each box dimension must be 1 .. 256"),
+    (dict(box_cols=4), "must be a multiple of 16"),
+    (dict(rows=0), "at least one row"),
+])
+def test_tensor_map_arguments_refuse_what_tma_cannot_do(kw, needle):
+    base = dict(address=0x200, rows=100, cols=64, pitch=64, itemsize=2, dtype_code=F16, box_rows=128, box_cols=64)
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        tma.tiled_2d(**{**base, **kw})
+
+
+def test_map_cache_encodes_each_key_once(monkeypatch):
+    seen = []
+    monkeypatch.setattr(tma, "encode", lambda args: seen.append(args) or bytes(128))
+    cache = tma.MapCache(size=2)
+    for _ in range(3):
+        cache.get(0x1000, 64, 64, 64, 2, F16, 128, 64)
+    assert len(seen) == 1 and cache.encoded == 1
+    cache.get(0x1000, 64, 64, 72, 2, F16, 128, 64)  # another pitch: another map
+    cache.get(0x2000, 64, 64, 64, 2, F16, 128, 64)
+    assert cache.encoded == 3 and len(cache._maps) == 2  # the oldest was dropped
+
+
+# ---- operands and launch ---------------------------------------------------------------------
+@pytest.mark.parametrize("M,N,K,lda,ldb,a_ptr,needle", [
+    (64, 64, 71, 71, 64, 0x1000, "a has rows of 71 elements"),
+    (64, 257, 64, 64, 257, 0x1000, "b has rows of 257 elements"),
+    (64, 64, 64, 64, 64, 0x1002, "a starts at address 0x1002"),
+])
+def test_operand_problem_says_why(M, N, K, lda, ldb, a_ptr, needle):
+    cfg = ENTRY.default
+    problem = cfg.operand_problem(M, N, K, a_ptr, lda, 0x2000, ldb)
+    assert problem is not None and needle in problem
+    assert not cfg.supports_operands(M, N, K, a_ptr, lda, 0x2000, ldb)
+
+
+def test_padded_pitches_and_single_rows_are_fine():
+    cfg = ENTRY.default
+    assert cfg.supports_operands(129, 257, 71, 0x1000, 72, 0x2000, 264)  # padded to 16-byte rows
+    assert cfg.supports_operands(1, 64, 71, 0x1000, 71, 0x2000, 64)  # a single row of A: any length
+    assert cfg.operand_problem(64, 64, 64, 0x1000, 64, 0x2000, 64) is None
+
+
+def test_launch_refuses_unaligned_operands_before_touching_the_gpu():
+    class Kern:
+        dtype = tm.dtypes.FLOAT16
+        device = None
+
+    with pytest.raises(ValueError, match="cannot read these operands with TMA: a has rows of 71 elements"):
+        ENTRY.default.launch_strided(Kern(), 0x1000, 71, 0x2000, 64, 0x3000, 64, 16, 64, 71, 0)
+    with pytest.raises(ValueError, match="writes float32; C has 2-byte elements"):
+        ENTRY.default.replace(out_bits=32).launch_strided(Kern(), 0x1000, 64, 0x2000, 64, 0x3000, 64, 16, 64, 64,
+                                                          0, c_itemsize=2)
+
+
+def test_launch_buffer_matches_the_kernel_signature():
+    # (tmA, tmB, tmC, C, M, N, K, ldc, flags): three 64-byte-aligned 128-byte maps, a pointer, 5 ints
+    offs = TmaLauncher.OFFSETS
+    assert [offs[0], offs[1], offs[2]] == [0, 128, 256] and offs[3] == 384 and offs[3] % 8 == 0
+    assert list(offs[4:]) == [offs[3] + 8 + 4 * i for i in range(5)]
+    assert offs[-1] + 4 <= TmaLauncher.SIZE
+    assert ctypes.sizeof(ctypes.c_void_p) == 8
+    src = render(ENTRY, ENTRY.default, "float16")
+    assert re.search(r"const __grid_constant__ TmTensorMap tmA, const __grid_constant__ TmTensorMap tmB,\s*"
+                     r"const __grid_constant__ TmTensorMap tmC, OutT\* __restrict__ C, int M, int N, int K, int ldc,\s*"
+                     r"int flags\)", src)
+    assert "struct alignas(64) TmTensorMap" in src
+
+
+def test_epilogue_uses_tma_stores_for_16_bit_c_only():
+    src = render(ENTRY, ENTRY.default, "bfloat16")
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in src and "fence_proxy_async_smem();" in src
+    assert ENTRY.default.smem_bytes("bfloat16") - ENTRY.default.replace(out_bits=32).smem_bytes("bfloat16") == 128 * 256 * 2
+    f32 = render(ENTRY, ENTRY.default.replace(out_bits=32), "bfloat16")
+    assert "tma_store_2d(&tmC" not in f32 and "store_pair(C +" in f32
+    cfg = ENTRY.default
+    assert cfg.c_map("float16", 100, 64, 0x1008, 64) is None  # base off 16 bytes: register stores
+    assert cfg.c_map("float16", 100, 60, 0x1000, 60) is None  # rows of 120 bytes
+    assert cfg.c_map("float16", 100, 257, 0x1000, 264) is None  # padded rows: TMA would write 257..263
+    assert cfg.replace(out_bits=32).c_map("float16", 100, 64, 0x1000, 64) is None
+
+
+# ---- nvcc ----------------------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg,dtype", CASES, ids=[f"{c.tag()}-{d}" for c, d in CASES])
+def test_compiles_for_sm90a_without_spills(cfg, dtype):
+    rep = ptxas_report("wgmma_tma", cfg, dtype)
+    assert cfg.tag() in rep.log, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    # entry registers are capped by __launch_bounds__(384, 1); setmaxnreg moves them per warpgroup
+    assert 0 < rep.registers <= H100.regs_per_sm // cfg.THREADS, rep.log
+    assert "C7508" not in rep.log and "setmaxnreg" not in rep.log.lower(), rep.log  # setmaxnreg not ignored
+    assert "are serialized" not in rep.log, rep.log
+
+
+def test_launch_plans_are_bounded():
+    launcher = object.__new__(TmaLauncher)  # no GPU: only the plan bookkeeping
+    launcher.plans = {}
+    for i in range(TmaLauncher.PLANS + 10):
+        assert launcher.remember((i,), (1, b"a", b"b")) == (1, b"a", b"b")
+    assert len(launcher.plans) <= TmaLauncher.PLANS and (TmaLauncher.PLANS + 9,) in launcher.plans
+    assert (0,) not in launcher.plans  # the oldest went first

@@ -1,0 +1,370 @@
+"""Rung 15: float16/bfloat16 on Hopper's wgmma, fed by TMA, warp-specialised and persistent."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..configs import Config, cdiv
+from ..device import DeviceLimits, device_limits
+from ..dtypes import FLOAT16, DType, as_dtype
+from ..strategy import Strategy
+from .. import tma
+
+
+@dataclass(frozen=True)
+class WgmmaTmaConfig(Config):
+    """16-bit inputs on Hopper's warpgroup tensor cores, float32 accumulation, sm_90a only.
+
+    One CTA per SM walks the bm x bn output tiles in grouped order (`group_m` tile rows at a
+    time). A producer warpgroup issues TMA copies of 64-deep K steps into a `stages`-deep ring of
+    shared-memory stages guarded by mbarriers; two consumer warpgroups each compute half of the
+    tile's rows with ``wgmma.mma_async`` m64 x bn x k16 and write their accumulators straight to
+    C (16-bit C through a shared-memory tile and TMA stores, where C's rows are 16-byte aligned).
+    `out_bits` = 16 writes C in the input dtype, 32 in float32 (stored straight from registers). `cluster_m` = 2 pairs CTAs
+    into clusters that compute 2 bm x bn super-tiles and share each B box by TMA multicast
+    (half of B's copies per CTA).
+
+    TMA needs every operand's base address and row pitch on 16-byte boundaries (K and N multiples
+    of 8 for contiguous operands): :meth:`operand_problem` says why a call's operands fail that,
+    and :meth:`launch` raises ValueError with it, so a caller can fall back to another rung.
+    """
+
+    STRATEGY: ClassVar[str] = "wgmma_tma"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float16", "bfloat16")
+    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
+    # TENSOR_CORES and PRECISIONS keep Config's defaults: they name float32 modes (TF32 splits),
+    # and 16-bit products are exact in the float32 accumulator.
+    BATCH_AXIS: ClassVar[int] = 1
+    EXTRAS: ClassVar[bool] = False
+    bm: int = 128
+    bn: int = 256
+    stages: int = 3
+    group_m: int = 8
+    out_bits: int = 16
+    cluster_m: int = 1
+
+    #: K depth of a stage: 64 16-bit elements, one 128-byte swizzle line
+    BK: ClassVar[int] = 64
+    #: threads: one producer and two consumer warpgroups
+    THREADS: ClassVar[int] = 384
+    #: setmaxnreg targets: 128 x 40 + 256 x 232 = 64512 <= the SM's 65536 registers
+    PRODUCER_REGS: ClassVar[int] = 40
+    CONSUMER_REGS: ClassVar[int] = 232
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)
+
+    @property
+    def tile_k(self) -> int:
+        return self.BK
+
+    @property
+    def m_sub(self) -> int:
+        """64-row wgmma subtiles per consumer warpgroup."""
+        return self.bm // 128
+
+    @property
+    def acc_regs(self) -> int:
+        """Accumulator floats per consumer thread: (bm / 2) x bn outputs over 128 threads."""
+        return self.bm // 2 * self.bn // 128
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.THREADS, 1, 1)
+
+    def tiles(self, M: int, N: int) -> int:
+        """Tiles a cluster computes one at a time: (cluster_m bm) x bn super-tiles."""
+        return cdiv(M, self.bm * self.cluster_m) * cdiv(N, self.bn)
+
+    def grid(self, M: int, N: int, sms: "int | None" = None, clusters: "int | None" = None) -> tuple[int, int, int]:
+        """Persistent: at most one CTA per SM (`sms`; the current device's count when None) and as
+        many clusters of cluster_m CTAs as run at once (`clusters`; sms // cluster_m when None),
+        and no more than the tiles need: the fewest clusters that take the same number of waves."""
+        if sms is None:
+            sms = device_limits(None).sm_count
+        most = max(1, clusters if clusters is not None else sms // self.cluster_m)
+        tiles = self.tiles(M, N)
+        # as many waves of tiles as `most` clusters need, spread evenly: no cluster walks more
+        # tiles than with `most`, and the SMs left idle cost nothing (4096^3 in 128 x 256
+        # tiles: 512 tiles = 4 waves of 128, not 3.9 waves of 132)
+        waves = -(-tiles // most)
+        return (max(1, -(-tiles // waves)) * self.cluster_m, 1, 1)
+
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        """A is read once per tile; B once per cluster super-tile (multicast to its CTAs)."""
+        steps = cdiv(K, self.BK)
+        per_cta = cdiv(M, self.bm) * cdiv(N, self.bn)
+        return per_cta * steps * self.bm * self.BK, self.tiles(M, N) * steps * self.BK * self.bn
+
+    def smem_bytes(self, dtype: Any = FLOAT16) -> int:
+        # the ring of stages, the C tile of the TMA-store epilogue (16-bit C), 1 KB for the
+        # 1024-byte round-up, full and empty mbarriers
+        c_tile = self.bm * self.bn * 2 if self.out_bits == 16 else 0
+        return self.stages * (self.bm + self.bn) * self.BK * 2 + c_tile + 1024 + 16 * self.stages
+
+    def out_dtype(self, dtype: Any) -> str:
+        """The dtype of C for inputs of `dtype`."""
+        return "float32" if self.out_bits == 32 else as_dtype(dtype).name
+
+    def template_constants(self, dt: DType) -> dict[str, Any]:
+        return {"BK": self.BK, "M_SUB": self.m_sub, "D_REGS": self.bn // 2, "B_BOXES": self.bn // 64,
+                "PRODUCER_REGS": self.PRODUCER_REGS, "CONSUMER_REGS": self.CONSUMER_REGS,
+                "IN_PTX": "bf16" if dt == "bfloat16" else "f16",
+                "WGMMA_N": self.bn, "WGMMA_REGS": self.bn // 2, "WGMMA_AB": "bf16" if dt == "bfloat16" else "f16",
+                "WGMMA_TRANS_B": 1, "CLUSTER_M": self.cluster_m}
+
+    def rules(self, limits: DeviceLimits, dt: DType):
+        yield (self.runs_on(limits),
+               f"wgmma_tma runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}")
+        yield (self.bm in (128, 256), f"bm ({self.bm}) must be 128 or 256 (two consumer warpgroups of 64-row wgmmas)")
+        yield (self.bn % 64 == 0 and 64 <= self.bn <= 256,
+               f"bn ({self.bn}) must be 64, 128, 192 or 256 (64-column TMA boxes; wgmma n <= 256)")
+        yield (self.acc_regs <= 128,
+               f"bm x bn = {self.bm} x {self.bn} needs {self.acc_regs} accumulator registers per consumer thread; "
+               f"at most 128 fit the {self.CONSUMER_REGS} a consumer gets (e.g. 128 x 256 or 256 x 128)")
+        yield self._stages_rule(2, 8)
+        yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
+        yield (self.out_bits in (16, 32), f"out_bits ({self.out_bits}) must be 16 (C in the input dtype) or 32 (float32)")
+        yield (self.cluster_m in (1, 2), f"cluster_m ({self.cluster_m}) must be 1 or 2 (CTAs per cluster sharing B)")
+        yield (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
+               f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
+        yield self._fits_sm_rule(limits, dt, 1)
+
+    # -- operands and the launch ----------------------------------------------------------------
+    def operand_problem(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                        itemsize: int = 2) -> "str | None":
+        """Why TMA cannot read A (M x K, `lda` elements per row) and B (K x N, `ldb`) at these
+        addresses (None when it can); a pure function of the numbers."""
+        return (tma.matrix_problem("a", a_ptr, M, K, lda, itemsize)
+                or tma.matrix_problem("b", b_ptr, K, N, ldb, itemsize))
+
+    def supports_operands(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                          itemsize: int = 2) -> bool:
+        """Whether :meth:`launch` takes these operands (see :meth:`operand_problem`)."""
+        return self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, itemsize) is None
+
+    def tensor_maps(self, dt: Any, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int) -> tuple[bytes, bytes]:
+        """The encoded tensor maps of A and B (cached in :data:`tiled_matmul.tma.MAPS`)."""
+        dt = as_dtype(dt)
+        code = tma.DATA_TYPE[dt.name]
+        amap = tma.MAPS.get(a_ptr, M, K, lda, dt.itemsize, code, self.bm, self.BK, "a")
+        bmap = tma.MAPS.get(b_ptr, K, N, ldb, dt.itemsize, code, self.BK, 64, "b")
+        return amap, bmap
+
+    def c_map(self, dt: Any, M: int, N: int, c_ptr: int, ldc: int) -> "bytes | None":
+        """The tensor map the TMA-store epilogue writes C through (boxes of 64 columns x one
+        consumer's bm/2 rows), or None where it does not apply (then the kernel stores from
+        registers): float32 C; C's base address or row pitch off 16 bytes; or rows whose length
+        is not a multiple of 16 bytes (N % 8 != 0), as TMA stores past the last column up to the
+        next 16-byte boundary (measured on an H100: a padded C had those columns written)."""
+        dt = as_dtype(dt)
+        if (self.out_bits != 16 or (N * dt.itemsize) % tma.ALIGN
+                or tma.matrix_problem("c", c_ptr, M, N, ldc, dt.itemsize)):
+            return None
+        return tma.MAPS.get(c_ptr, M, N, ldc, dt.itemsize, tma.DATA_TYPE[dt.name], self.bm // 2, 64, "c")
+
+    def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
+        """C = A @ B for C-contiguous operands (the standard entry; `flags` is ignored: this kernel
+        computes its own from C). ValueError when TMA cannot read A or B (see
+        :meth:`operand_problem`) or when C's item size is not this config's output's."""
+        self.launch_strided(kernel, A.data.ptr, K, B.data.ptr, N, C.data.ptr, N, M, N, K, stream.ptr,
+                            c_itemsize=C.itemsize)
+
+    def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
+                       M: int, N: int, K: int, stream_ptr: int, c_itemsize: "int | None" = None) -> None:
+        """C = A @ B with row pitches lda, ldb, ldc (elements), on the stream at `stream_ptr`."""
+        dt = kernel.dtype
+        osz = 4 if self.out_bits == 32 else 2
+        if c_itemsize is not None and c_itemsize != osz:
+            raise ValueError(f"wgmma_tma with out_bits={self.out_bits} writes {self.out_dtype(dt)}; C has "
+                             f"{c_itemsize}-byte elements")
+        if M == 0 or N == 0:
+            return
+        if K == 0:
+            _zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
+            return
+        key = (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
+        launcher = getattr(kernel, "_companions", {}).get("__tma__")
+        plan = launcher.plans.get(key) if launcher is not None else None
+        if plan is None:  # checked, encoded and sized once per operand layout
+            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize)
+            if problem:
+                raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
+                                 "use another strategy (or copy them to 16-byte-aligned rows)")
+            launcher = _launcher(kernel)
+            amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb)
+            cmap = self.c_map(dt, M, N, c_ptr, ldc)
+            grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters)
+            # flags: bit 0 paired stores (C keeps column pairs aligned), bit 1 TMA stores
+            flags = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0) | (2 if cmap is not None else 0)
+            plan = launcher.remember(key, (grid[0], amap, bmap, cmap if cmap is not None else amap, flags))
+        launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, ldc, plan[4], stream_ptr)
+
+
+def _zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -> None:
+    """C = 0 for K = 0 (an empty sum), on the given stream."""
+    from cupy.cuda import runtime
+
+    if ldc == N:
+        runtime.memsetAsync(c_ptr, 0, M * N * osz, stream_ptr)
+    else:
+        for i in range(M):
+            runtime.memsetAsync(c_ptr + i * ldc * osz, 0, N * osz, stream_ptr)
+
+
+class TmaLauncher:
+    """``cuLaunchKernel`` for the wgmma_tma kernel: (tmA, tmB, tmC, C, M, N, K, ldc, flags),
+    three 128-byte tensor maps by value then the usual words. Each thread keeps one argument
+    buffer (the maps copied in per call) and the 9 argument addresses; the driver copies the
+    values before cuLaunchKernel returns, so the buffer is reused at once."""
+
+    #: byte offsets of the 9 arguments in the buffer (the maps 64-byte aligned, as the struct is)
+    OFFSETS = (0, 128, 256, 384, 392, 396, 400, 404, 408)
+    SIZE = 448
+    #: launch plans kept per kernel
+    PLANS = 1024
+
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, cluster: int = 1):
+        from cupy.cuda import driver
+
+        self._launch = driver.launchKernel
+        self.fptr = raw.kernel.ptr
+        self.block = block
+        self.smem = smem
+        self._tls = threading.local()
+        #: clusters of `cluster` CTAs that run at once (None: one per SM; a 2-CTA cluster needs
+        #: two free SMs of one GPC, so the driver is asked)
+        self.clusters = _max_active_clusters(self.fptr, block, smem, cluster) if cluster > 1 else None
+        #: (a_ptr, lda, b_ptr, ldb, M, N, K) -> (grid, A's map, B's map): what a repeated call
+        #: reuses (a pure function of the key, so a stale entry for reused memory is still right)
+        self.plans: dict = {}
+
+    def remember(self, key: tuple, plan: tuple) -> tuple:
+        """Keep `plan` for `key` (the oldest half dropped past PLANS entries); returns it."""
+        if len(self.plans) >= self.PLANS:
+            for old in list(self.plans)[: self.PLANS // 2]:
+                self.plans.pop(old, None)
+        self.plans[key] = plan
+        return plan
+
+    def _buffers(self):
+        raw = ctypes.create_string_buffer(self.SIZE + 64)
+        base = (ctypes.addressof(raw) + 63) & ~63
+        params = (ctypes.c_void_p * len(self.OFFSETS))(*(base + off for off in self.OFFSETS))
+        words = (ctypes.c_int32 * 5).from_address(base + self.OFFSETS[4])
+        cptr = ctypes.c_uint64.from_address(base + self.OFFSETS[3])
+        self._tls.bufs = bufs = (raw, base, params, ctypes.addressof(params), words, cptr)
+        return bufs
+
+    def __call__(self, grid_x: int, amap: bytes, bmap: bytes, cmap: bytes, c_ptr: int, M: int, N: int, K: int,
+                 ldc: int, flags: int, stream_ptr: int) -> None:
+        try:
+            _, base, _, params_ptr, words, cptr = self._tls.bufs
+        except AttributeError:
+            _, base, _, params_ptr, words, cptr = self._buffers()
+        ctypes.memmove(base, amap, 128)
+        ctypes.memmove(base + 128, bmap, 128)
+        ctypes.memmove(base + 256, cmap, 128)
+        cptr.value = c_ptr
+        words[0], words[1], words[2], words[3], words[4] = M, N, K, ldc, flags
+        bx, by, bz = self.block
+        self._launch(self.fptr, grid_x, 1, 1, bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
+
+
+def _launcher(kernel: Any) -> TmaLauncher:
+    """The TmaLauncher of a CompiledKernel (built on first use, kept with the kernel)."""
+    companions = kernel._companions
+    fast = companions.get("__tma__")
+    if fast is None:
+        fast = companions.setdefault("__tma__", TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes,
+                                                            kernel.config.cluster_m))
+    return fast
+
+
+class _LaunchConfig(ctypes.Structure):
+    """The driver's CUlaunchConfig (cuda.h), for cuOccupancyMaxActiveClusters."""
+
+    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
+                ("stream", ctypes.c_void_p), ("attrs", ctypes.c_void_p), ("num_attrs", ctypes.c_uint)]
+
+
+def _max_active_clusters(fptr: int, block: tuple[int, int, int], smem: int, cluster: int) -> "int | None":
+    """How many clusters of the kernel (its cluster size compiled in) the device runs at once,
+    from ``cuOccupancyMaxActiveClusters``; None where the driver does not say."""
+    try:
+        fn = ctypes.CDLL("libcuda.so.1").cuOccupancyMaxActiveClusters
+    except (OSError, AttributeError):
+        return None
+    cfg = _LaunchConfig((ctypes.c_uint * 3)(cluster, 1, 1), (ctypes.c_uint * 3)(*block), smem, None, None, 0)
+    out = ctypes.c_int(0)
+    rc = fn(ctypes.byref(out), ctypes.c_void_p(fptr), ctypes.byref(cfg))
+    return out.value if rc == 0 and out.value > 0 else None
+
+
+def _rows(x: Any, name: str) -> tuple[int, int, int]:
+    """(rows, cols, pitch in elements) of a 2-D device array whose rows are contiguous."""
+    if x.ndim != 2:
+        raise ValueError(f"{name} must be 2-D; got shape {x.shape}")
+    rows, cols = x.shape
+    isz = x.itemsize
+    if x.size == 0:  # nothing is read (CuPy gives empty arrays zero strides)
+        return rows, cols, cols
+    if cols > 1 and x.strides[1] != isz:
+        raise ValueError(f"{name} must have contiguous rows (inner stride {isz} bytes); got strides {x.strides}")
+    if x.strides[0] % isz or x.strides[0] < 0:
+        raise ValueError(f"{name} has row stride {x.strides[0]} bytes, not a non-negative multiple of {isz}")
+    return rows, cols, (x.strides[0] // isz if rows > 1 else cols)
+
+
+def tma_matmul(a: Any, b: Any, c: Any = None, *, dtype: Any = None, config: "WgmmaTmaConfig | None" = None) -> Any:
+    """C = a @ b with the wgmma_tma kernel on the current CuPy stream, for 2-D cupy arrays whose
+    rows are contiguous and whose row pitches may be padded (views such as ``x[:, :71]`` of a
+    72-column array), without the public API's checks. `dtype` names the input type ("float16" or
+    "bfloat16"; default: a's dtype, so bfloat16 data may come as an ml_dtypes array or as its
+    uint16 bits with dtype="bfloat16"). `c` (written in place and returned) or a new array of
+    the config's output dtype. ValueError when TMA cannot read a or b.
+
+    >>> c = tma_matmul(a16, b16)                                         # doctest: +SKIP
+    >>> c = tma_matmul(a_bits, b_bits, dtype="bfloat16", config=WgmmaTmaConfig(bm=256, bn=128))  # doctest: +SKIP
+    """
+    import cupy
+
+    from ..compile import get_kernel
+
+    cfg = config if config is not None else STRATEGY.default
+    dt = as_dtype(dtype if dtype is not None else a.dtype)
+    M, K, lda = _rows(a, "a")
+    Kb, N, ldb = _rows(b, "b")
+    if Kb != K:
+        raise ValueError(f"inner dimensions differ: a is {a.shape} and b is {b.shape}")
+    if a.itemsize != 2 or b.itemsize != 2:
+        raise ValueError(f"a and b must hold 16-bit elements; got itemsizes {a.itemsize} and {b.itemsize}")
+    if c is None:
+        c = cupy.empty((M, N), dtype=cupy.float32 if cfg.out_bits == 32 else a.dtype)
+    Mc, Nc, ldc = _rows(c, "c")
+    if (Mc, Nc) != (M, N):
+        raise ValueError(f"c has shape {c.shape}; expected {(M, N)}")
+    kernel = get_kernel(STRATEGY, cfg, dt, cupy.cuda.Device().id)
+    cfg.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, c.data.ptr, ldc, M, N, K,
+                       cupy.cuda.get_current_stream().ptr, c_itemsize=c.itemsize)
+    return c
+
+
+STRATEGY = Strategy.of(
+    WgmmaTmaConfig,
+    "15_wgmma_tma.cu.j2",
+    "float16/bfloat16 on wgmma fed by TMA: mbarrier ring, producer + 2 consumer warpgroups, persistent grouped tiles",
+    [
+        dict(bm=128, bn=192, stages=4),
+        dict(bm=128, bn=128, stages=5),
+        dict(bm=256, bn=128, stages=3),
+        # clusters of 2 CTAs sharing B by TMA multicast: a third less L2 -> SM traffic per tile
+        # (faster with register stores; with TMA stores the single CTAs measured faster)
+        dict(bm=128, bn=256, stages=3, cluster_m=2),
+        dict(bm=128, bn=192, stages=4, cluster_m=2),
+    ],
+)
