@@ -38,6 +38,11 @@ def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
+#: every (A column-major, B column-major) pair: what a template that reads each operand in either
+#: layout declares as its Config.LAYOUTS
+ALL_LAYOUTS: tuple[tuple[bool, bool], ...] = ((False, False), (False, True), (True, False), (True, True))
+
+
 @dataclass(frozen=True)
 class Config:
     """Base class: subclasses declare int fields (the template parameters) and their rules.
@@ -62,6 +67,12 @@ class Config:
     #: own grid leaves at 1 (z for the 2-D grids; the 1-D grids of the warp-tiled and skinny
     #: rungs use y, as their z holds K slices)
     BATCH_AXIS: ClassVar[int] = 2
+    #: the operand layouts the template reads in place, as (A column-major, B column-major)
+    #: pairs, each operand with its own leading dimension (kernels/*: A_COL, B_COL, A_AT, B_AT;
+    #: see :func:`tiled_matmul.semantics.operand_layout`): `.T`, Fortran-order operands and
+    #: slices with a unit inner stride in these layouts are never copied. Empty: the template
+    #: reads plain row-major operands only, and the general path copies any other first.
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
 
     #: every config class with a STRATEGY, by strategy name (filled by __init_subclass__), so a
     #: rule's message can name the strategies that compute a dtype without importing the registry

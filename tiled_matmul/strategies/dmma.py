@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import WarpGridConfig
+from ..configs import ALL_LAYOUTS, WarpGridConfig
 from ..dtypes import FLOAT64, DType, as_dtype
 from ..strategy import Strategy
 
@@ -25,6 +25,7 @@ class DmmaConfig(WarpGridConfig):
     """
 
     STRATEGY: ClassVar[str] = "dmma"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
     #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90

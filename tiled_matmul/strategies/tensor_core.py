@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import TF32Modes, WarpGridConfig
+from ..configs import ALL_LAYOUTS, TF32Modes, WarpGridConfig
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
@@ -26,6 +26,7 @@ class TensorCoreConfig(TF32Modes, WarpGridConfig):
     """
 
     STRATEGY: ClassVar[str] = "tensor_core"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     bm: int = 128

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import WarpGridConfig
+from ..configs import ALL_LAYOUTS, WarpGridConfig
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
@@ -22,6 +22,7 @@ class WarpTiledConfig(WarpGridConfig):
     """
 
     STRATEGY: ClassVar[str] = "warp_tiled"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
     DYNAMIC_SMEM: ClassVar[bool] = True
     bm: int = 128
     bn: int = 128
