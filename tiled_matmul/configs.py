@@ -74,6 +74,15 @@ class Config:
     #: reads plain row-major operands only, and the general path copies any other first.
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
 
+    def layouts(self) -> tuple[tuple[bool, bool], ...]:
+        """The layout pairs this config reads in place: its class's LAYOUTS, or none where its
+        tiles do not split over its threads the way the layout loads walk them (a config outside
+        the search spaces; its operands are then copied first)."""
+        return self.LAYOUTS if self._layout_tiles_split() else ()
+
+    def _layout_tiles_split(self) -> bool:
+        return True
+
     #: every config class with a STRATEGY, by strategy name (filled by __init_subclass__), so a
     #: rule's message can name the strategies that compute a dtype without importing the registry
     _CLASSES: ClassVar[dict[str, type["Config"]]] = {}

@@ -350,7 +350,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
     # GPU together, so a K split that one small matrix would want is not needed)
     kern = resolve_kernel(Mr * count, N, K, dt, device)
     cfg = kern.config
-    copy_a, copy_b = layout_copies(la, lb, K, N, cfg.LAYOUTS)
+    copy_a, copy_b = layout_copies(la, lb, K, N, cfg.layouts())
     while copy_a or copy_b:
         # this config does not read these layouts: copy (once, unbroadcast) what it cannot read;
         # the copy may let a batch fold, so the kernel for the new shape is checked again
@@ -363,7 +363,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         Mr, count, inner, outer, la, lb = plan(A, B)
         kern = resolve_kernel(Mr * count, N, K, dt, device)
         cfg = kern.config
-        copy_a, copy_b = layout_copies(la, lb, K, N, cfg.LAYOUTS)
+        copy_a, copy_b = layout_copies(la, lb, K, N, cfg.layouts())
     M = Mr
     ops = [A, B, C] + ([cin] if cin is not None else [])
     spec = g.spec(dt.ctype, count > 1) if g is not None else (ExSpec(dt.ctype, batched=True) if count > 1 else None)

@@ -26,6 +26,13 @@ class DmmaConfig(WarpGridConfig):
 
     STRATEGY: ClassVar[str] = "dmma"
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
+
+    def _layout_tiles_split(self) -> bool:
+        # the column-major loads walk one pointer per thread: THREADS divides bm and bk, and the
+        # passes divide the tile
+        t = self.threads
+        return (t % self.bm == 0 and self.bk % (t // self.bm) == 0 and t % self.bk == 0
+                and self.bn % (t // self.bk) == 0)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
     #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90

@@ -24,6 +24,12 @@ class WgmmaConfig(TF32Modes, WarpGridConfig):
 
     STRATEGY: ClassVar[str] = "wgmma"
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
+
+    def _layout_tiles_split(self) -> bool:
+        # the column-major loads: whole passes of THREADS copies over each tile, 8 k x 4 columns
+        # per warp for B; a row-major A with a run-time lda walks THREADS / 8 rows per pass
+        t = self.threads
+        return self.bm * self.BK % t == 0 and self.BK * self.bn % t == 0 and self.bn % 4 == 0
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     #: NVRTC target: wgmma exists only in the architecture-specific sm_90a instruction set
