@@ -230,10 +230,10 @@ def test_explain_says_which_layouts_are_read_in_place():
 
 
 def test_a_config_whose_tiles_do_not_split_reads_no_layout():
-    # 2 warps for a 128-row tile: the column-major loads' passes do not divide it, so that config
-    # has its transposed operands copied (the search spaces hold no such config)
-    cfg = tm.STRATEGIES["tensor_core"].default.replace(bm=128, bn=64, wm=64, wn=64)
-    assert cfg.threads == 64 and cfg.layouts() == ()
+    # 16 warps for a 32 x 8 A tile: the column-major copies' passes do not divide it, so that
+    # config has its transposed operands copied (the search spaces hold no such config)
+    cfg = tm.STRATEGIES["tensor_core"].default.replace(bm=32, bn=128, bk=8, wm=16, wn=16)
+    assert cfg.threads == 512 and cfg.layouts() == ()
     for name, e in tm.STRATEGIES.items():
         for c in e.configs:
             assert c.layouts() == e.config_cls.LAYOUTS, (name, c)

@@ -83,6 +83,16 @@ class Config:
     def _layout_tiles_split(self) -> bool:
         return True
 
+    def _transposed_split(self, tile_c: int, tile_o: int, lc: int) -> bool:
+        """Whether kernels/_macros.j2's copy_transposed splits a tile_c x tile_o tile (blocks of
+        lc x 32/lc elements per warp) over this config's warps: the rules its static_assert checks."""
+        lo, nw = 32 // lc, self.threads // 32
+        if tile_c % lc or tile_o % lo or nw < 1:
+            return False
+        ch, oh = tile_c // lc, tile_o // lo
+        nw_o = min(nw, oh)
+        return (oh % nw if nw < oh else nw % oh) == 0 and ch % (nw // nw_o) == 0
+
     #: every config class with a STRATEGY, by strategy name (filled by __init_subclass__), so a
     #: rule's message can name the strategies that compute a dtype without importing the registry
     _CLASSES: ClassVar[dict[str, type["Config"]]] = {}

@@ -28,11 +28,9 @@ class DmmaConfig(WarpGridConfig):
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
 
     def _layout_tiles_split(self) -> bool:
-        # the column-major loads walk one pointer per thread: THREADS divides bm and bk, and the
-        # passes divide the tile
-        t = self.threads
-        return (t % self.bm == 0 and self.bk % (t // self.bm) == 0 and t % self.bk == 0
-                and self.bn % (t // self.bk) == 0)
+        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x bk
+        # blocks of 4 m x 8 k per warp, B as bk x bn blocks of 4 k x 8 n
+        return self._transposed_split(self.bm, self.bk, 4) and self._transposed_split(self.bk, self.bn, 4)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
     #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90

@@ -29,11 +29,9 @@ class TensorCoreConfig(TF32Modes, WarpGridConfig):
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
 
     def _layout_tiles_split(self) -> bool:
-        # the column-major loads walk one pointer per thread: THREADS divides bm and bk, and the
-        # passes divide the tile
-        t = self.threads
-        return (t % self.bm == 0 and self.bk % (t // self.bm) == 0 and t % self.bk == 0
-                and self.bn % (t // self.bk) == 0)
+        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x bk
+        # blocks of 8 m x 4 k per warp, B as bk x bn blocks of 4 k x 8 n
+        return self._transposed_split(self.bm, self.bk, 8) and self._transposed_split(self.bk, self.bn, 4)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     bm: int = 128

@@ -26,10 +26,9 @@ class WgmmaConfig(TF32Modes, WarpGridConfig):
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
 
     def _layout_tiles_split(self) -> bool:
-        # the column-major loads: whole passes of THREADS copies over each tile, 8 k x 4 columns
-        # per warp for B; a row-major A with a run-time lda walks THREADS / 8 rows per pass
-        t = self.threads
-        return self.bm * self.BK % t == 0 and self.BK * self.bn % t == 0 and self.bn % 4 == 0
+        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x BK
+        # blocks of 8 m x 4 k per warp, B as BK x bn blocks of 4 k x 8 n
+        return self._transposed_split(self.bm, self.BK, 8) and self._transposed_split(self.BK, self.bn, 4)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     #: NVRTC target: wgmma exists only in the architecture-specific sm_90a instruction set
