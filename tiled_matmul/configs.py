@@ -83,6 +83,12 @@ class Config:
     def _layout_tiles_split(self) -> bool:
         return True
 
+    def _rows_split(self, tile_r: int, tile_c: int, vec: int) -> bool:
+        """Whether kernels/_macros.j2's copy_rows splits a tile_r x tile_c row-major tile (one
+        column group of `vec` per thread) over this config's threads: its static_assert's rules."""
+        rv = tile_c // vec
+        return tile_c % vec == 0 and rv > 0 and self.threads % rv == 0 and tile_r % (self.threads // rv) == 0
+
     def _transposed_split(self, tile_c: int, tile_o: int, lc: int) -> bool:
         """Whether kernels/_macros.j2's copy_transposed splits a tile_c x tile_o tile (blocks of
         lc x 32/lc elements per warp) over this config's warps: the rules its static_assert checks."""
