@@ -187,7 +187,7 @@ if os.environ.get("TM_LAYOUT_FULL"):
                      if not batched or pair == _pairs(n)[-1]]
 
 #: layout kernels of search-space configs at their register cap that spill a few bytes (each
-#: plain kernel fits just under it): warp_tiled at min_blocks=2's 128, and tensor_core's bk=32
+#: plain kernel fits just under it): warp_tiled and gemv_xb at min_blocks=2's 128, tensor_core's bk=32
 #: config (its plain kernel is 20 B from spilling with the range guard; it spills with batched
 #: extras too, test_epilogue.KNOWN_SPILLS); run with TM_LAYOUT_FULL=1
 KNOWN_LAYOUT_SPILLS = {
@@ -195,6 +195,7 @@ KNOWN_LAYOUT_SPILLS = {
     ("warp_tiled", "bm128_bn128_bk16_wm32_wn64_tm8_tn8_stages2_group_m8_min_blocks2", (True, True), True),
     *(("tensor_core", "bm128_bn128_bk32_wm32_wn64_stages4_group_m8_min_blocks1_passes3", pair, batched)
       for pair in ALL_LAYOUTS for batched in (False, True)),
+    ("gemv_xb", "threads256_mt8_unroll4_min_blocks2", (False, False), False),  # 8 rows of A at 128 registers
 }
 
 
