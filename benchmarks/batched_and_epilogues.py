@@ -32,7 +32,7 @@ import cupy as cp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
-from tiled_matmul.measure import L2Flusher, host_us_per_call, time_fn  # noqa: E402
+from tiled_matmul.measure import L2Flusher, emit_markdown, host_us_per_call, time_fn  # noqa: E402
 
 GELU = cp.ElementwiseKernel(
     "T y, T bias", "T z",
@@ -140,12 +140,7 @@ def main() -> int:
                  f"µs/call (target: tm <= 15 µs)")
     dev = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["name"].decode()
     text = f"## batched_and_epilogues on {dev}\n\n" + "\n".join(lines) + "\n"
-    print("\n" + text)
-    if os.environ.get("OUT"):
-        path = os.path.join(os.environ["OUT"], "batched_and_epilogues.md")
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        print(f"wrote {path}")
+    emit_markdown(text, "batched_and_epilogues.md")
     return 1 if failed else 0
 
 

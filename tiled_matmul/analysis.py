@@ -132,6 +132,27 @@ def _config_for(strategy: str, M: int, N: int, K: int, dtype: Any, precision: "s
     return entry, cfg, dt, None
 
 
+#: how each (A column-major, B column-major) pair is written by a caller
+LAYOUT_NAMES = {(False, False): "a @ b", (True, False): "a.T @ b", (False, True): "a @ b.T", (True, True): "a.T @ b.T"}
+
+
+def layouts_note(cfg: Config) -> str:
+    """One sentence on which operand layouts `cfg` reads in place and which it has copied."""
+    layouts = cfg.LAYOUTS
+    if not layouts:
+        return ("operands: plain row-major only; transposed (.T, Fortran order) and sliced operands are "
+                "copied to row-major first (a.T @ b.T excepted: computed as (B^T A^T)^T, in place)")
+    read = ", ".join(LAYOUT_NAMES[p] for p in LAYOUT_NAMES if p in layouts)
+    copied = [LAYOUT_NAMES[p] for p in LAYOUT_NAMES if p not in layouts]
+    text = (f"operands: {read} read in place, each row- or column-major as given, with its leading dimension "
+            "(slices with a unit inner stride too)")
+    if copied:
+        what = "B" if (True, False) in layouts else "A"
+        text += (f"; {', '.join(copied)}: the column-major {what} is copied to row-major first (this rung "
+                 f"streams {what} along its rows)")
+    return text + "; other strides are copied first"
+
+
 def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
             registers: "int | None" = None, measure: "bool | None" = None, repeat: int = 10,
             device: "int | DeviceLimits | None" = None, precision: "str | None" = None,
@@ -208,7 +229,8 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     resident = occ["blocks_per_sm"] * limits.sm_count
     out["waves"] = blocks / resident if resident else None
 
-    notes: list[str] = []
+    out["layouts"] = [LAYOUT_NAMES[p] for p in LAYOUT_NAMES if p in cfg.LAYOUTS]
+    notes: list[str] = [layouts_note(cfg)]
     if not limits.is_real:
         notes.append(f"no GPU: device limits are the stand-in {limits.name}")
     peak = peak_fp32_tflops(limits) if dt == "float32" else None
@@ -387,5 +409,6 @@ def explain_table(m: dict[str, Any]):
     return t
 
 
-__all__ = ["explain", "explain_table", "candidates_table", "ranked_candidates", "traffic", "occupancy", "peak_fp32_tflops", "measured_bandwidth_gbs",
+__all__ = ["explain", "explain_table", "candidates_table", "ranked_candidates", "layouts_note", "traffic", "occupancy",
+           "peak_fp32_tflops", "measured_bandwidth_gbs",
            "REQUIRED_KEYS"]

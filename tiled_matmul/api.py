@@ -352,8 +352,10 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, *,
 
     `a` (M x K) and `b` (K x N) are 2-D float32 or float64 arrays of one dtype. `strategy` names a
     rung of the ladder (see ``tiled_matmul.STRATEGIES``); `params` set its tile sizes, defaults
-    filling the rest. Device inputs are used in place (zero-copy); non-contiguous ones are copied
-    to C order first. What comes back depends on what goes in:
+    filling the rest. Device inputs are used in place (zero-copy), transposed (`.T`, Fortran
+    order) and sliced ones with a unit inner stride too, by every tunable rung (the GEMV rungs
+    copy the one operand they do not stream: ``Config.LAYOUTS``); other strides are copied to C
+    order first. What comes back depends on what goes in:
 
     * ``cupy.ndarray`` inputs give a new ``cupy.ndarray``;
     * ``numpy.ndarray`` inputs (or host DLPack objects such as CPU torch tensors) give a new
@@ -422,7 +424,7 @@ def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0
 
     * `a`, `b`: as for :func:`matmul` (numpy.matmul semantics: batches, 1-D operands, dtype
       promotion); ``op(x)`` is ``x`` with its last two axes swapped when `trans_a` / `trans_b`
-      (a view; a transposed operand is copied to row-major before the kernel reads it);
+      (a view, read in place by every rung that declares the layout: ``Config.LAYOUTS``);
     * `alpha`, `beta`: real scalars (run-time values: one compiled kernel serves them all; beta
       = 0 does not read `c`, so NaN in `c` does not propagate, as in BLAS);
     * `c`: any float dtype, broadcasting to the result's shape; it may be `out` itself (in-place

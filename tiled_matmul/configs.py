@@ -38,6 +38,11 @@ def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
+#: every (A column-major, B column-major) pair: what a template that reads each operand in either
+#: layout declares as its Config.LAYOUTS
+ALL_LAYOUTS: tuple[tuple[bool, bool], ...] = ((False, False), (False, True), (True, False), (True, True))
+
+
 @dataclass(frozen=True)
 class Config:
     """Base class: subclasses declare int fields (the template parameters) and their rules.
@@ -66,6 +71,37 @@ class Config:
     #: own grid leaves at 1 (z for the 2-D grids; the 1-D grids of the warp-tiled and skinny
     #: rungs use y, as their z holds K slices)
     BATCH_AXIS: ClassVar[int] = 2
+    #: the operand layouts the template reads in place, as (A column-major, B column-major)
+    #: pairs, each operand with its own leading dimension (kernels/*: A_COL, B_COL, A_AT, B_AT;
+    #: see :func:`tiled_matmul.semantics.operand_layout`): `.T`, Fortran-order operands and
+    #: slices with a unit inner stride in these layouts are never copied. Empty: the template
+    #: reads plain row-major operands only, and the general path copies any other first.
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
+
+    def layouts(self) -> tuple[tuple[bool, bool], ...]:
+        """The layout pairs this config reads in place: its class's LAYOUTS, or none where its
+        tiles do not split over its threads the way the layout loads walk them (a config outside
+        the search spaces; its operands are then copied first)."""
+        return self.LAYOUTS if self._layout_tiles_split() else ()
+
+    def _layout_tiles_split(self) -> bool:
+        return True
+
+    def _rows_split(self, tile_r: int, tile_c: int, vec: int) -> bool:
+        """Whether kernels/_macros.j2's copy_rows splits a tile_r x tile_c row-major tile (one
+        column group of `vec` per thread) over this config's threads: its static_assert's rules."""
+        rv = tile_c // vec
+        return tile_c % vec == 0 and rv > 0 and self.threads % rv == 0 and tile_r % (self.threads // rv) == 0
+
+    def _transposed_split(self, tile_c: int, tile_o: int, lc: int) -> bool:
+        """Whether kernels/_macros.j2's copy_transposed splits a tile_c x tile_o tile (blocks of
+        lc x 32/lc elements per warp) over this config's warps: the rules its static_assert checks."""
+        lo, nw = 32 // lc, self.threads // 32
+        if tile_c % lc or tile_o % lo or nw < 1:
+            return False
+        ch, oh = tile_c // lc, tile_o // lo
+        nw_o = min(nw, oh)
+        return (oh % nw if nw < oh else nw % oh) == 0 and ch % (nw // nw_o) == 0
 
     #: every config class with a STRATEGY, by strategy name (filled by __init_subclass__), so a
     #: rule's message can name the strategies that compute a dtype without importing the registry

@@ -185,10 +185,23 @@ class ExSpec:
     arrays: tuple[UserArray, ...] = ()
     #: the expression as the user wrote it (for error messages)
     text: "str | None" = None
+    #: operand layouts (see :func:`tiled_matmul.semantics.operand_layout`): A read column-major
+    #: (Aᵀ row-major in memory), B read column-major; `ld`: the leading dimensions lda and ldb
+    #: are run-time fields (set whenever either operand is not a plain row-major matrix)
+    a_col: bool = False
+    b_col: bool = False
+    ld: bool = False
 
     def __post_init__(self) -> None:
         if self.activation is not None and self.activation not in ACTIVATIONS:
             raise ValueError(f"activation {self.activation!r} is not one of {', '.join(ACTIVATIONS)}")
+        if (self.a_col or self.b_col) and not self.ld:
+            object.__setattr__(self, "ld", True)  # a column-major operand always reads its ld
+
+    @property
+    def layout(self) -> bool:
+        """Whether an operand is read with its own leading dimension (or column-major)."""
+        return self.ld
 
     @property
     def epilogue(self) -> bool:
@@ -198,6 +211,8 @@ class ExSpec:
     def fields(self) -> list[tuple[str, str]]:
         """(field name, C type) of the ``TmExtra`` struct, in order; "ptr" marks a pointer."""
         out: list[tuple[str, str]] = []
+        if self.ld:
+            out += [("lda", "int"), ("ldb", "int")]
         if self.batched:
             out += [("sa", "long long"), ("sb", "long long"), ("sc", "long long")]
         if self.beta:
@@ -253,6 +268,8 @@ class ExSpec:
     def tag(self) -> str:
         """A short deterministic text naming this spec (for listings)."""
         parts = ["batched"] if self.batched else []
+        if self.ld:
+            parts.append("ld" + ("A" if self.a_col else "a") + ("B" if self.b_col else "b"))
         parts += [p for p, on in (("alpha", self.alpha), ("beta", self.beta)) if on]
         if self.bias is not None:
             parts.append(f"bias{self.bias}")
@@ -269,9 +286,10 @@ def render_vars(spec: "ExSpec | None", batch_axis: int) -> dict[str, Any]:
     if spec is None:
         return {"EX": None, "EPI": _identity, "EX_PARAMS": "", "EX_DECL": "", "EX_VALUE_DECL": "",
                 "EX_ARG": "", "EX_PROLOGUE": "", "EX_PROLOGUE_AB": "", "EX_PROLOGUE_C": "",
-                "EX_REDUCE_PROLOGUE": _nothing}
+                "EX_REDUCE_PROLOGUE": _nothing, **layout_vars(None)}
     index = "blockIdx." + "xyz"[batch_axis]
     return {
+        **layout_vars(spec),
         "EX": spec, "EPI": spec.store, "EX_PARAMS": ", TmExtra ex", "EX_DECL": ", const TmExtra& ex",
         # by value for a __noinline__ callee: a reference to the kernel's parameter would make the
         # kernel copy the struct to a local-memory stack frame
@@ -280,6 +298,38 @@ def render_vars(spec: "ExSpec | None", batch_axis: int) -> dict[str, Any]:
         "EX_PROLOGUE_AB": spec.prologue(index, c=False), "EX_PROLOGUE_C": spec.prologue(index, ab=False),
         "EX_REDUCE_PROLOGUE": spec.reduce_prologue,
     }
+
+
+def layout_vars(spec: "ExSpec | None") -> dict[str, Any]:
+    """The template variables of the operand layouts. ``A_AT(r, c)`` is the C expression of the
+    element offset of A[r][c] (r a row of M, c a k), ``B_AT(r, c)`` that of B[r][c] (r a k, c a
+    column of N); ``LDA``/``LDB`` the leading dimensions, ``A_COL``/``B_COL`` whether an operand is
+    column-major (its contiguous direction is M for A, K for B: a structural choice of the loads).
+    A plain row-major operand renders exactly as before: ``(size_t)r * K + c``.
+    """
+    ld = spec is not None and spec.ld
+    a_col = bool(spec is not None and spec.a_col)
+    b_col = bool(spec is not None and spec.b_col)
+    lda, ldb = ("ex.lda", "ex.ldb") if ld else ("K", "N")
+
+    def at(r: str, c: str, col: bool, ldx: str) -> str:
+        if not ld:  # the plain kernel's own text
+            return f"(size_t){r} * {ldx} + {c}"
+        r, c = _paren(r), _paren(c)
+        return f"(size_t){c} * {ldx} + {r}" if col else f"(size_t){r} * {ldx} + {c}"
+
+    def a_at(r: str, c: str) -> str:
+        return at(r, c, a_col, lda)
+
+    def b_at(r: str, c: str) -> str:
+        return at(r, c, b_col, ldb)
+
+    return {"A_COL": a_col, "B_COL": b_col, "LD": ld, "LDA": lda, "LDB": ldb, "A_AT": a_at, "B_AT": b_at}
+
+
+def _paren(expr: str) -> str:
+    """`expr` in parentheses unless it is one name or number."""
+    return expr if re.fullmatch(r"[A-Za-z0-9_.]+", expr) else f"({expr})"
 
 
 def _identity(value: str, row: str, col: str) -> str:
@@ -382,4 +432,4 @@ def _launch(fptr: int, grid, block, smem: int, stream_ptr: int, args: list) -> N
 
 
 __all__ = ["ACTIVATIONS", "ExSpec", "UserArray", "ExLaunch", "check_expression", "check_array_name",
-           "render_vars", "struct_type", "pack"]
+           "render_vars", "layout_vars", "struct_type", "pack"]

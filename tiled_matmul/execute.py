@@ -5,9 +5,10 @@ fast path). Everything else is checked first, from metadata (:mod:`tiled_matmul.
 :func:`check_gemm`), and only then staged and launched:
 
 1. stage each operand on the device in the result dtype: zero-copy where it already is one
-   (device memory, right dtype, rows read in place: unit inner stride and a row stride of its
-   column count); host data, other dtypes and other layouts are copied once (a broadcast operand
-   is copied before it is broadcast, never per matrix);
+   (device memory, right dtype, a layout the kernels read: :func:`~tiled_matmul.semantics.operand_layout`,
+   row-major or column-major with a unit inner stride and any leading dimension, when the config
+   reads layouts, ``Config.LAYOUTS``; plain row-major otherwise); host data, other dtypes and other
+   strides are copied once (a broadcast operand is copied before it is broadcast, never per matrix);
 2. collapse the batch dimensions: adjacent dimensions along which every operand's stride is
    linear merge, so the common cases are one batch of one stride per operand (0 for a broadcast
    operand); a batch that does not collapse runs one launch per index of its outer dimensions;
@@ -15,7 +16,10 @@ fast path). Everything else is checked first, from metadata (:mod:`tiled_matmul.
    weight) is the single 2-D product of the stacked rows, launched as one (when no bias by rows
    and no user expression depends on the row index);
 4. both operands column-major (``a.T @ b.T``, Fortran order): C = (Bᵀ Aᵀ)ᵀ, exact, with Bᵀ and Aᵀ
-   read in place; the fresh result is returned as the transpose of the row-major N x M product;
+   read in place (row-major, each with its leading dimension); the fresh result is returned as the
+   transpose of the row-major N x M product. One column-major operand, or a leading dimension
+   other than the width, renders the kernel with the layout extras (ExSpec ``a_col``, ``b_col``,
+   ``ld``: lda and ldb as run-time arguments);
 5. launch: one launch per (collapsed) batch, the batch index on the grid axis the config names
    (``Config.BATCH_AXIS``; at most 65535 matrices per launch), with the extras of
    :class:`~tiled_matmul.epilogue.ExSpec`.
@@ -26,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -34,8 +39,9 @@ import numpy as np
 from .device import device_limits, gpu_available
 from .dtypes import DType
 from .epilogue import ACTIVATIONS, ARRAY_CTYPES, ExLaunch, ExSpec, UserArray, check_array_name, check_expression
-from .operands import Operand, describe, launch_flags
-from .semantics import Product, check_dtype, check_out, check_side, resolve, same_array
+from .operands import Operand, describe
+from .semantics import (Layout, Product, check_dtype, check_out, check_side, is_plain, layout_copies, operand_layout,
+                        resolve, same_array)
 
 #: matrices one launch takes along its batch axis (the grid's y and z limit)
 MAX_BATCH_PER_LAUNCH = 65535
@@ -43,6 +49,12 @@ MAX_BATCH_PER_LAUNCH = 65535
 #: test hook: when set, called as hook(a_ptr, b_ptr, c_ptr, M, N, K, batch) before each launch of
 #: this path, so tests can assert an operand was read in place (its caller's pointer) or folded
 launch_hook: "Callable[..., None] | None" = None
+#: test hook: when set, called as layout_hook(a_layout, b_layout, spec) before each launch, with
+#: the Layout each operand is read with and the kernel's ExSpec (None: the plain kernel)
+layout_hook: "Callable[..., None] | None" = None
+#: operands copied to plain row-major because of their strides (not their dtype or side), by
+#: reason: "strides" (no layout reads them) or "config" (the chosen config reads row-major only)
+layout_copies_made: Counter = Counter()
 
 
 @dataclass
@@ -157,13 +169,9 @@ def _device_array(op: Operand):
     return op.array if op.array is not None else cupy.asarray(op.obj)
 
 
-def _rows_in_place(x) -> bool:
-    """Whether every matrix of `x` (its last two axes) is row-major with a row stride of its
-    column count: what the kernels read (strides of length-1 axes do not matter)."""
-    rows, cols = x.shape[-2:]
-    rs, cs = x.strides[-2:]
-    isz = x.itemsize
-    return (cols <= 1 or cs == isz) and (rows <= 1 or rs == cols * isz)
+def _layout(x) -> "Layout | None":
+    """The Layout the kernels read every matrix of `x` (its last two axes) with, or None."""
+    return operand_layout(x.shape, x.strides, x.itemsize)
 
 
 def _stage(op: Operand, dt: DType):
@@ -174,19 +182,32 @@ def _stage(op: Operand, dt: DType):
     return x
 
 
-def _readable(x):
-    """`x` with each matrix (or its one vector) readable in place: copied only if it is not."""
+def _vector_readable(x):
+    """A 1-D operand with a unit stride (copied if it has another)."""
     import cupy
 
-    if (x.ndim >= 2 and not _rows_in_place(x)) or (x.ndim == 1 and x.size > 1 and x.strides[0] != x.itemsize):
+    if x.ndim == 1 and x.size > 1 and x.strides[0] != x.itemsize:
+        layout_copies_made["strides"] += 1
         return cupy.ascontiguousarray(x)
     return x
 
 
 def _column_major(x) -> bool:
-    """Whether every matrix of `x` is column-major with a column stride of its row count (so its
-    transpose is read in place) and not also row-major (a single row or column)."""
-    return x.ndim >= 2 and _rows_in_place(x.swapaxes(-1, -2)) and not _rows_in_place(x)
+    """Whether every matrix of `x` is column-major (any leading dimension; so its transpose is
+    row-major, read in place) and not also row-major (a single row or column)."""
+    if x.ndim < 2:
+        return False
+    lay = _layout(x)
+    return lay is not None and lay.col and _layout(x.swapaxes(-1, -2)) is not None and not (
+        x.shape[-2] <= 1 or x.shape[-1] <= 1)
+
+
+def _aligned(ptr: int, ld: int, extent: int, batch_stride: int, n: int, isz: int) -> bool:
+    """Whether 16-byte vectors may read an operand's rows (or columns, column-major): its start,
+    its leading dimension, its extent along the contiguous direction and, over a batch, its batch
+    stride are all multiples of 16 bytes (so a vector that starts in range ends in range)."""
+    return (ptr % 16 == 0 and (ld * isz) % 16 == 0 and (extent * isz) % 16 == 0
+            and (n == 1 or (batch_stride * isz) % 16 == 0))
 
 
 def _collapse(batch: tuple[int, ...], strides: list[tuple[int, ...]]) -> list[tuple[int, list[int]]]:
@@ -253,7 +274,7 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
         direct = (dout is not None and not dout.on_host and dout.c_contiguous and 0 not in dout.shape)
         C = _device_array(dout).reshape(full) if direct else cupy.empty(full, dtype=dt.numpy)
         if p.count and p.M and p.N:
-            _compute(resolve_kernel, _readable(A), _readable(B), C, p, g, device)
+            _compute(resolve_kernel, _vector_readable(A), _vector_readable(B), C, p, g, device)
         if dout is not None:
             if not direct:
                 if dout.on_host:  # numpy's copyto takes any strides (cupy's get(out=) does not)
@@ -267,7 +288,8 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
 
 def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", device: int) -> None:
     """C (a fresh or the caller's C-contiguous array of shape batch + (M, N)) = the product of
-    the staged, readable operands A and B (still 1-D where the call's were)."""
+    the staged operands A and B (still 1-D where the call's were; any strides: what no layout
+    reads is copied here, once, before it is broadcast)."""
     import cupy
 
     dt, M, N, K = p.dtype, p.M, p.N, p.K
@@ -275,6 +297,14 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         A = A[None, :]
     if p.b_vector:
         B = B[:, None]
+    la, lb = _layout(A), _layout(B)
+    if la is None:
+        layout_copies_made["strides"] += 1
+        A = cupy.ascontiguousarray(A)
+    if lb is None:
+        layout_copies_made["strides"] += 1
+        B = cupy.ascontiguousarray(B)
+    A0, B0 = A, B  # before broadcasting: what a copy below copies
     A = cupy.broadcast_to(A, p.batch + A.shape[-2:])
     B = cupy.broadcast_to(B, p.batch + B.shape[-2:])
     isz = dt.itemsize
@@ -298,25 +328,57 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         for name, op in g.arrays.items():
             arr = cupy.ascontiguousarray(_device_array(op))
             values[f"u_{name}"] = arr.data.ptr
-    ops = [A, B, C] + ([cin] if cin is not None else [])
-    groups = _collapse(p.batch, [tuple(s // isz for s in x.strides[:-2]) for x in ops])
-    count, inner = groups[-1]
-    outer = groups[:-1]
-    # a shared B against row-major A matrices stacked without gaps: one 2-D product of the rows
-    stacked = [M * K, 0, M * N] + ([M * N] if cin is not None else [])
-    if (count > 1 and inner == stacked and not (g is not None and (g.expression or (g.bias is not None and g.bias_axis == 0)))):
-        M, count = M * count, 1
+
+    def plan(A, B):
+        """(M, count, inner, outer, la, lb): the batch as launches, the operands' layouts."""
+        la, lb = _layout(A), _layout(B)
+        if K == 0:  # nothing is read
+            la, lb = Layout(False, 1), Layout(False, max(N, 1))
+        ops = [A, B, C] + ([cin] if cin is not None else [])
+        groups = _collapse(p.batch, [tuple(s // isz for s in x.strides[:-2]) for x in ops])
+        count, inner = groups[-1]
+        # a shared B against row-major A matrices stacked at one row stride: one 2-D product of the rows
+        stacked = [M * la.ld, 0, M * N] + ([M * N] if cin is not None else [])
+        m = M
+        if (count > 1 and not la.col and inner == stacked
+                and not (g is not None and (g.expression or (g.bias is not None and g.bias_axis == 0)))):
+            m, count = M * count, 1
+        return m, count, inner, groups[:-1], la, lb
+
+    Mr, count, inner, outer, la, lb = plan(A, B)
     # `auto` picks for the batch as for its matrices stacked (the tiles of every matrix fill the
     # GPU together, so a K split that one small matrix would want is not needed)
-    kern = resolve_kernel(M * count, N, K, dt, device)
-    # ... except that a batch's matrices are tiled one by one: a tile much taller than one matrix
-    # computes padding rows in every matrix (4096 x 64^3 ran 128-row tiles, 3/4 of them padding,
-    # at 0.41x cuBLAS). Then the pick is made for one matrix instead.
-    bm = getattr(kern.config, "bm", 0)
-    if count > 1 and bm and -(-M // bm) * bm > 1.25 * M:
-        kern = resolve_kernel(M, N, K, dt, device)
+    def pick(m, count):
+        kern = resolve_kernel(m * count, N, K, dt, device)
+        # ... except that a batch's matrices are tiled one by one: a tile much taller than one
+        # matrix computes padding rows in every matrix (4096 x 64^3 ran 128-row tiles, 3/4 of them
+        # padding, at 0.41x cuBLAS). Then the pick is made for one matrix instead.
+        bm = getattr(kern.config, "bm", 0)
+        if count > 1 and bm and -(-m // bm) * bm > 1.25 * m:
+            kern = resolve_kernel(m, N, K, dt, device)
+        return kern
+
+    kern = pick(Mr, count)
     cfg = kern.config
+    copy_a, copy_b = layout_copies(la, lb, K, N, cfg.layouts())
+    while copy_a or copy_b:
+        # this config does not read these layouts: copy (once, unbroadcast) what it cannot read;
+        # the copy may let a batch fold, so the kernel for the new shape is checked again
+        if copy_a:
+            layout_copies_made["config"] += 1
+            A = cupy.broadcast_to(cupy.ascontiguousarray(A0), A.shape)
+        if copy_b:
+            layout_copies_made["config"] += 1
+            B = cupy.broadcast_to(cupy.ascontiguousarray(B0), B.shape)
+        Mr, count, inner, outer, la, lb = plan(A, B)
+        kern = pick(Mr, count)
+        cfg = kern.config
+        copy_a, copy_b = layout_copies(la, lb, K, N, cfg.layouts())
+    M = Mr
+    ops = [A, B, C] + ([cin] if cin is not None else [])
     spec = g.spec(dt.ctype, count > 1) if g is not None else (ExSpec(dt.ctype, batched=True) if count > 1 else None)
+    if not (is_plain(la, K) and is_plain(lb, N)):
+        spec = dataclasses.replace(spec or ExSpec(dt.ctype), a_col=la.col, b_col=lb.col, ld=True)
     compiled = kern.compiled(dt, device, ex=spec)
     limit = device_limits(device).max_grid_y
     if cfg.grid(M, N)[1] > limit:
@@ -332,16 +394,20 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             a_ptr, b_ptr, c_ptr = ptrs[:3]
             # 16-byte vector paths need every matrix of the batch aligned: a misaligned batch
             # stride clears the flag as a misaligned pointer would
-            flags = launch_flags(a_ptr | (sa * isz % 16 if n > 1 else 0), b_ptr | (sb * isz % 16 if n > 1 else 0),
-                                 c_ptr | (sc * isz % 16 if n > 1 else 0), K, N, isz)
+            flags = int(_aligned(a_ptr, la.ld, M if la.col else K, sa, n, isz)) | (int(
+                _aligned(b_ptr, lb.ld, K if lb.col else N, sb, n, isz) and _aligned(c_ptr, N, N, sc, n, isz)) << 1)
             if launch_hook is not None:
                 launch_hook(a_ptr, b_ptr, c_ptr, M, N, K, n)
+            if layout_hook is not None:
+                layout_hook(la, lb, spec)
             if spec is None:
                 # C as a cupy array: a split-K config hands it to its reduce kernel, a cupy.RawKernel
                 cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _view(c_ptr, M * N, dt.numpy), M, N,
                            K, flags, stream)
                 continue
             vals = dict(values)
+            if spec.ld:
+                vals.update(lda=la.ld, ldb=lb.ld)
             if spec.batched:
                 vals.update(sa=sa, sb=sb)
             if cin is not None:

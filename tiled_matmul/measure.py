@@ -61,6 +61,21 @@ AUTO = "auto"
 # ---------------------------------------------------------------------------------------------
 # shapes
 # ---------------------------------------------------------------------------------------------
+def emit_markdown(text: str, filename: str) -> "str | None":
+    """Print a benchmark script's markdown result and, with $OUT set, write it to $OUT/`filename`
+    (the path written, or None)."""
+    import os
+
+    print("\n" + text)
+    if not os.environ.get("OUT"):
+        return None
+    path = os.path.join(os.environ["OUT"], filename)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print(f"wrote {path}")
+    return path
+
+
 def parse_shape(shape: "Sequence[int] | str | int") -> Shape:
     """(M, N, K) from text ``"n"`` (n³) or ``"MxNxK"`` (``×``, ``*`` and ``,`` also separate the three
     dims), an int n, or a 3-sequence of ints.
@@ -475,7 +490,7 @@ def measure(row: Row, sets: Sets, flush: "L2Flusher | None", **plan: Any) -> Rec
 __all__ = [
     "parse_shape", "parse_shapes", "shape_arg", "shapes_arg", "parse_precisions", "precisions_arg", "shape_label", "Record", "Row", "Validation",
     "STATUSES", "OK", "PRUNED", "FAILED", "ERROR", "SKIPPED", "strategy_row", "skipped_row", "auto_row", "cublas_row",
-    "cublas_compute_type", "tolerance_for", "TF32_TOL",
+    "cublas_compute_type", "tolerance_for", "TF32_TOL", "emit_markdown",
     "make_inputs", "n_input_sets", "plan_repeats", "validate", "time_validated", "pruned", "measure",
     "config_label", "L2Flusher", "Timing", "time_fn", "host_us_per_call",
 ]

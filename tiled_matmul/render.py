@@ -86,7 +86,8 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
     if ex is not None:
         # the epilogue's definition names tm_epilogue once; a template with hooks calls it too
         missing = [what for what, needed, found in (("an epilogue", ex.epilogue, source.count("tm_epilogue(") > 1),
-                                                     ("batches", ex.batched, "tm_batch" in source))
+                                                     ("batches", ex.batched, "tm_batch" in source),
+                                                     ("operand layouts", ex.ld, "ex.lda" in source))
                    if needed and not found]
         if missing:
             raise ValueError(f"strategy {entry.name!r}: its template has no hooks for {' or '.join(missing)} "

@@ -106,6 +106,77 @@ def resolve(a_shape: tuple[int, ...], b_shape: tuple[int, ...], a_dtype: Any, b_
     return Product(int(M), int(N), int(K), batch, a_vec, b_vec, dt)
 
 
+@dataclass(frozen=True)
+class Layout:
+    """How a kernel reads one matrix in place: `col` False for row-major (element (r, c) at
+    r * ld + c), True for column-major (at c * ld + r), with leading dimension `ld` (elements)."""
+
+    col: bool
+    ld: int
+
+
+def operand_layout(shape: tuple[int, ...], strides: "tuple[int, ...] | None", itemsize: int) -> "Layout | None":
+    """How the kernels read every matrix (the last two axes) of an operand with these `shape` and
+    byte `strides` (None: C-contiguous) in place, or None when no layout does and it is copied.
+
+    Row-major with a unit inner stride and a row stride of at least its width (a plain array, a
+    column slice ``x[:, a:b]``), or column-major with a unit row stride and a column stride of at
+    least its height (``x.T``, Fortran order, ``x.T[:, a:b]``); a plain row-major matrix has
+    ``ld`` = its width. Strides of length-1 axes do not matter. Negative, zero (broadcast within a
+    matrix) and other non-unit strides give None, as does a leading dimension of 2^31 or more.
+
+    >>> operand_layout((3, 4), (4, 12), 4)        # the transpose of a C-ordered 4 x 3
+    Layout(col=True, ld=3)
+    >>> operand_layout((3, 4), (40, 4), 4)        # x[:, :4] of a 3 x 10
+    Layout(col=False, ld=10)
+    >>> operand_layout((3, 4), (32, 8), 4) is None  # x[:, ::2]
+    True
+    """
+    rows, cols = shape[-2:]
+    if strides is None:
+        return Layout(False, max(cols, 1))
+    rs, cs = strides[-2:]
+    if rs % itemsize or cs % itemsize:
+        return None
+    rs, cs = rs // itemsize, cs // itemsize
+    lay = None
+    if (cols <= 1 or cs == 1) and (rows <= 1 or rs >= cols):
+        lay = Layout(False, max(cols, 1) if rows <= 1 else rs)
+    elif (rows <= 1 or rs == 1) and (cols <= 1 or cs >= rows):
+        lay = Layout(True, max(rows, 1) if cols <= 1 else cs)
+    # the kernels take lda and ldb as 32-bit ints (offsets are 64-bit)
+    return lay if lay is not None and lay.ld <= MAX_DIM else None
+
+
+def is_plain(layout: Layout, width: int) -> bool:
+    """Whether `layout` is a plain row-major matrix of `width` columns (what every kernel reads)."""
+    return not layout.col and layout.ld == max(width, 1)
+
+
+def layout_copies(a: Layout, b: Layout, K: int, N: int,
+                  layouts: "tuple[tuple[bool, bool], ...]") -> tuple[bool, bool]:
+    """Which operands (copy A, copy B) to copy to plain row-major before a config that reads the
+    (A column-major, B column-major) pairs `layouts` (``Config.LAYOUTS``) can take A (M x K, in
+    layout `a`) and B (K x N, in `b`): none when both are plain or their pair is read in place,
+    else the fewest copies that leave a pair it reads (B first: both rungs that read some
+    layouts only, the GEMV rungs, stream the operand they cannot read), both when it reads none.
+
+    >>> layout_copies(Layout(True, 64), Layout(False, 32), 64, 32, ((False, False), (True, False)))
+    (False, False)
+    >>> layout_copies(Layout(True, 64), Layout(True, 64), 64, 32, ((False, False), (True, False)))
+    (False, True)
+    >>> layout_copies(Layout(False, 80), Layout(False, 32), 64, 32, ())
+    (True, False)
+    """
+    pa, pb = is_plain(a, K), is_plain(b, N)
+    if (pa and pb) or (a.col, b.col) in layouts:
+        return (False, False)
+    for ca, cb in ((False, True), (True, False)):
+        if (a.col and not ca, b.col and not cb) in layouts:
+            return (ca and not pa, cb and not pb)
+    return (not pa, not pb)
+
+
 def _overlaps(x: Operand, y: Operand) -> bool:
     rx, ry = x.byte_range(), y.byte_range()
     return rx is not None and ry is not None and rx[0] < ry[1] and ry[0] < rx[1]
@@ -164,5 +235,5 @@ def check_side(da: Operand, db: Operand) -> None:
         raise ValueError(f"a is on device {da.device} and b on device {db.device}; move them to one device first")
 
 
-__all__ = ["Product", "INPUT_DTYPES", "resolve", "result_dtype", "check_dtype", "check_out", "check_call",
+__all__ = ["Product", "Layout", "operand_layout", "is_plain", "layout_copies", "INPUT_DTYPES", "resolve", "result_dtype", "check_dtype", "check_out", "check_call",
            "check_side", "same_array"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import WarpGridConfig
+from ..configs import ALL_LAYOUTS, WarpGridConfig
 from ..dtypes import FLOAT64, DType, as_dtype
 from ..strategy import Strategy
 
@@ -25,6 +25,14 @@ class DmmaConfig(WarpGridConfig):
     """
 
     STRATEGY: ClassVar[str] = "dmma"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
+
+    def _layout_tiles_split(self) -> bool:
+        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x bk
+        # blocks of 4 m x 8 k per warp, B as bk x bn blocks of 4 k x 8 n
+        # (row-major ones with a run-time leading dimension by copy_rows)
+        return (self._transposed_split(self.bm, self.bk, 4) and self._transposed_split(self.bk, self.bn, 4)
+                and self._rows_split(self.bm, self.bk, 2) and self._rows_split(self.bk, self.bn, 2))
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
     #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90

@@ -24,6 +24,8 @@ class GemvAxConfig(SkinnyConfig):
     """
 
     STRATEGY: ClassVar[str] = "gemv_ax"
+    #: a column-major A is not streamed along K (copied first)
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ((False, False), (False, True))
     DYNAMIC_SMEM: ClassVar[bool] = True
     threads: int = 256
     nt: int = 4

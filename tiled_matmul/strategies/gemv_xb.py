@@ -21,6 +21,8 @@ class GemvXbConfig(SkinnyConfig):
     """
 
     STRATEGY: ClassVar[str] = "gemv_xb"
+    #: a column-major B is not streamed along N (copied first)
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ((False, False), (True, False))
     #: columns of C per thread: one 16-byte vector of float32, two of float64 (a dtype-free geometry)
     COLS: ClassVar[int] = 4
     threads: int = 256

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import Config
+from ..configs import ALL_LAYOUTS, Config
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
@@ -19,6 +19,7 @@ class RegisterBlockedConfig(Config):
     """
 
     STRATEGY: ClassVar[str] = "register_blocked"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
     DYNAMIC_SMEM: ClassVar[bool] = True
     #: 16-byte vectors hold 4 floats or 2 doubles; tm, tn and bk are multiples of 4 so both fit.
     VEC_MULTIPLE: ClassVar[int] = 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import TF32Modes, WarpGridConfig
+from ..configs import ALL_LAYOUTS, TF32Modes, WarpGridConfig
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
@@ -26,6 +26,14 @@ class TensorCoreConfig(TF32Modes, WarpGridConfig):
     """
 
     STRATEGY: ClassVar[str] = "tensor_core"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
+
+    def _layout_tiles_split(self) -> bool:
+        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x bk
+        # blocks of 8 m x 4 k per warp, B as bk x bn blocks of 4 k x 8 n
+        # (row-major ones with a run-time leading dimension by copy_rows)
+        return (self._transposed_split(self.bm, self.bk, 8) and self._transposed_split(self.bk, self.bn, 4)
+                and self._rows_split(self.bm, self.bk, 4) and self._rows_split(self.bk, self.bn, 4))
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     bm: int = 128

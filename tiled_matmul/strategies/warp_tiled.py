@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import WarpGridConfig
+from ..configs import ALL_LAYOUTS, WarpGridConfig
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
@@ -22,6 +22,13 @@ class WarpTiledConfig(WarpGridConfig):
     """
 
     STRATEGY: ClassVar[str] = "warp_tiled"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
+
+    def _layout_tiles_split(self) -> bool:
+        # the layout loads walk one pointer per operand: THREADS divides a k-row of A (bm/vec
+        # vectors, 2 doubles per vector at most), a row of B (bn/vec) and bk
+        t = self.threads
+        return t % self.bk == 0 and t % max(self.bm // 2, 1) == 0 and t % max(self.bn // 2, 1) == 0
     DYNAMIC_SMEM: ClassVar[bool] = True
     bm: int = 128
     bn: int = 128

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import TF32Modes, WarpGridConfig
+from ..configs import ALL_LAYOUTS, TF32Modes, WarpGridConfig
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
@@ -23,6 +23,12 @@ class WgmmaConfig(TF32Modes, WarpGridConfig):
     """
 
     STRATEGY: ClassVar[str] = "wgmma"
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
+
+    def _layout_tiles_split(self) -> bool:
+        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x BK
+        # blocks of 8 m x 4 k per warp, B as BK x bn blocks of 4 k x 8 n
+        return self._transposed_split(self.bm, self.BK, 8) and self._transposed_split(self.BK, self.bn, 4)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     #: NVRTC target: wgmma exists only in the architecture-specific sm_90a instruction set
