@@ -101,6 +101,7 @@ COMPUTE_SHARE: dict[str, float] = {
 #: class attribute overrides this
 UNITS: dict[str, str] = {
     "dmma": "fp64_tc",
+    "wgmma_tma": "fp16_tc",
 }
 
 #: compute efficiency: the fraction of its peak rate a rung's main loop reaches, by (strategy,
@@ -124,6 +125,8 @@ DEFAULT_EFFICIENCY: dict = {
     # dmma: 44-46 TF/s at 2048^3-8192^3 (shape_suite.md float64) of 67 FP64-tensor TF/s; median
     # 0.86 over its 15 suite rows (most of them smaller tiles, min_blocks 2-3)
     "dmma": 0.75,
+    # wgmma_tma (float16/bfloat16): 756-816 TF/s at 4096^3-8192^3 of 989.4 (RESULTS.md, wgmma_tma probe)
+    "wgmma_tma": 0.78,
     # FFMA rungs of 67 FP32 TF/s: register_blocked 40.8 TF/s at 4096^3 (bench.md; medians 0.64-0.70),
     # warp_tiled 38.8 (0.61-0.71), split_k 32.6 (0.49-0.52); float64 (of 34 TF/s) alike (0.49 split_k)
     "register_blocked": 0.65,
