@@ -103,7 +103,13 @@ def test_render_rejects_wrong_config_type():
         render(tm.STRATEGIES["smem_tiled"], tm.STRATEGIES["naive"].default)
 
 
-@pytest.mark.parametrize("bad", ["float16", "int32", "complex64"])
+@pytest.mark.parametrize("bad", ["int32", "complex64"])
 def test_render_rejects_dtype(bad):
     with pytest.raises(TypeError, match="allowed: float32, float64"):
         tm.source("naive", dtype=bad)
+
+
+def test_render_rejects_a_dtype_the_strategy_does_not_compute():
+    with pytest.raises(ValueError, match="naive computes float32, float64 only, got float16; strategies for float16: "
+                                         "mma_half"):
+        tm.source("naive", dtype="float16")
