@@ -38,7 +38,7 @@ class MmaHalfConfig(WarpGridConfig):
     wn: int = 32
     stages: int = 4
     group_m: int = 8
-    min_blocks: int = 1
+    min_blocks: int = 2  # 2 x 8 warps per SM: ptxas fits the 128 x 128 tile in 128 registers
 
     #: row padding (elements) of As[m][k] and Bs[k][n]: 16 bytes, see the template's Layout notes
     A_PAD: ClassVar[int] = 8
@@ -71,12 +71,13 @@ STRATEGY = Strategy.of(
     "float16/bfloat16 on tensor cores: mma.sync m16n8k16 with FP32 accumulation, ldmatrix(.trans) fragments, "
     "cp.async pipeline",
     [
-        dict(stages=3),
-        dict(bk=64, stages=3),
+        dict(min_blocks=1),
+        dict(bk=64, stages=3, min_blocks=1),
         dict(wm=32, wn=64),
-        dict(bm=128, bn=256, wm=64, wn=64, stages=3),
-        dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2),
-        dict(bm=64, bn=128, wm=32, wn=64, min_blocks=2),
-        dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3),
+        dict(bm=128, bn=256, wm=64, wn=64, stages=3, min_blocks=1),
+        dict(bm=256, bn=128, wm=64, wn=64, stages=3, min_blocks=1),
+        dict(bm=128, bn=64, wm=64, wn=32),
+        dict(bm=64, bn=128, wm=32, wn=64),
+        dict(bm=64, bn=64, wm=32, wn=32, min_blocks=3),
     ],
 )
