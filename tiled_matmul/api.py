@@ -478,8 +478,19 @@ def tolerance(dtype: Any, K: int) -> float:
 
     Rounding errors of a K-term dot product grow like sqrt(K)·eps for random data; the factor 8
     leaves room for the summation orders tiling and split-K choose, and the floor covers tiny K.
+    float16 and bfloat16 sum in float32 and round each element once to the 16-bit result
+    (relative error <= u, so <= u normwise too): 2u plus float32's tolerance for the sums, four
+    times over (the tensor cores' FP32 sums may truncate).
+
+    >>> tolerance("float16", 1) == 2 * 2.0 ** -11 + 4 * tolerance("float32", 1)
+    True
     """
-    eps = float(np.finfo(as_dtype(dtype).numpy).eps)
+    dt = as_dtype(dtype)
+    if dt.half:
+        from .numerics import UNIT_ROUNDOFF
+
+        return 2 * UNIT_ROUNDOFF[dt.name] + 4 * tolerance(FLOAT32, K)
+    eps = float(np.finfo(dt.numpy).eps)
     return eps * (8.0 * max(K, 1) ** 0.5 + 16.0)
 
 
