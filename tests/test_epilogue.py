@@ -9,6 +9,7 @@ import hashlib
 import pytest
 
 import tiled_matmul as tm
+from tiled_matmul.dtypes import as_dtype
 from tiled_matmul.epilogue import ExSpec, UserArray, check_array_name, check_expression, struct_type
 from tiled_matmul.ptxas import _report, nvcc_path
 from tiled_matmul.render import kernel_name, render
@@ -101,7 +102,7 @@ SPECS = {
 def test_hooks_render(name, spec):
     entry = tm.STRATEGIES[name]
     dt = entry.default_dtype
-    s = SPECS[spec](dt.ctype)
+    s = SPECS[spec](dt.acc.ctype)
     src = render(entry, entry.default, dt, s)
     assert "struct TmExtra" in src and "TmExtra ex" in src
     if s.epilogue:
@@ -163,8 +164,7 @@ NVCC_CASES += [(n, c, tm.STRATEGIES[n].default_dtype, "batched_all") for n, e in
 @pytest.mark.parametrize("name,cfg,dtype,spec", NVCC_CASES, ids=[f"{n}-{c.tag()}-{d}-{s}" for n, c, d, s in NVCC_CASES])
 def test_extras_compile_without_spills(name, cfg, dtype, spec):
     entry = tm.STRATEGIES[name]
-    ct = "float" if dtype == "float32" else "double"
-    s = SPECS[spec](ct)
+    s = SPECS[spec](as_dtype(dtype).acc.ctype)  # what the epilogue computes in (float for 16-bit inputs)
     rep = _report(nvcc_path(), render(entry, cfg, dtype, s), cfg.NVRTC_ARCH or "sm_90", kernel_name(name, cfg, dtype),
                   f"{name} {cfg.tag()} {dtype} {spec}")
     assert rep.registers > 0, rep.log

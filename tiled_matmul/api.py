@@ -173,6 +173,8 @@ class MatmulKernel:
         """Launch on validated operands, on the current CuPy stream of the inputs' device."""
         M, K = da.shape
         N = db.shape[1]
+        if not self.strategy.supports(dt):  # a clear ValueError naming the strategies for dt, GPU or not
+            self.config.validate(dtype=dt)
         gpu = _gpu()
         if gpu and da.device is None:  # host inputs run on the current device
             import cupy
