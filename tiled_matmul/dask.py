@@ -65,12 +65,12 @@ def _accumulate(acc: Any, a: Any, b: Any, strategy: str, params: dict[str, Any],
     writes acc + a @ b over it (no temporary block, no second pass over acc). A chain of 16-bit
     blocks accumulates in float32 (``out_dtype=float32``) and rounds to the 16-bit type once, at
     its `last` step, as one kernel over the whole inner dimension would."""
-    f32 = np.float32 if a.dtype.itemsize == 2 else None
+    wide = {"out_dtype": np.float32} if a.dtype.itemsize == 2 else {}  # 16-bit blocks: a float32 chain
     if acc is None:
-        return tm.matmul(a, b, strategy, out_dtype=None if last else f32, **params)
-    if f32 is not None and last:
+        return tm.matmul(a, b, strategy, **params, **({} if last else wide))
+    if wide and last:
         return tm.gemm(a, b, acc, beta=1.0, strategy=strategy, **params)
-    return tm.gemm(a, b, acc, beta=1.0, out=acc, strategy=strategy, out_dtype=f32, **params)
+    return tm.gemm(a, b, acc, beta=1.0, out=acc, strategy=strategy, **params, **wide)
 
 
 class _CupyBlocks:
