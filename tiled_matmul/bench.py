@@ -356,5 +356,6 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     return BenchResult(meta, records)
 
 
-__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "resolve_precisions", "parse_dtypes", "request_rows",
-           "reference_name", "auto_mode", "tile_study_configs", "DEFAULT_SIZES", "QUICK_SIZES", "LADDER", "TILES"]
+__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "resolve_precisions", "parse_dtypes",
+           "request_rows", "reference_name", "auto_mode", "tile_study_configs", "DEFAULT_SIZES", "QUICK_SIZES",
+           "LADDER", "TILES"]

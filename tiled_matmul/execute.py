@@ -335,7 +335,8 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             a_ptr, b_ptr, c_ptr = ptrs[:3]
             # 16-byte vector paths need every matrix of the batch aligned: a misaligned batch
             # stride clears the flag as a misaligned pointer would
-            flags = launch_flags(a_ptr | (sa * sizes[0] % 16 if n > 1 else 0), b_ptr | (sb * sizes[1] % 16 if n > 1 else 0),
+            flags = launch_flags(a_ptr | (sa * sizes[0] % 16 if n > 1 else 0),
+                                 b_ptr | (sb * sizes[1] % 16 if n > 1 else 0),
                                  c_ptr | (sc * sizes[2] % 16 if n > 1 else 0), K, N, isz)
             if launch_hook is not None:
                 launch_hook(a_ptr, b_ptr, c_ptr, M, N, K, n)
