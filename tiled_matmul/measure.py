@@ -303,7 +303,7 @@ def cublas_row(study: str, tf32: bool = False, request: str = "", dtype: Any = N
         return Row(study, CUBLAS_TF32, call, None, TF32_TOL, lambda: cublas_compute_type("tf32"),
                    precision="tf32", request=request)
     if dtype is not None and str(dtype) == "bfloat16" and bf16_cublas() == "torch.matmul":
-        call = _torch_matmul
+        return Row(study, CUBLAS, _torch_matmul, context=_torch_fp32_reductions, precision="ieee", request=request)
     half = dtype is not None and str(dtype) == "float16"
     return Row(study, CUBLAS, call, context=lambda: cublas_compute_type("fp32", "float16" if half else "float32"),
                precision="ieee", request=request)
@@ -334,6 +334,21 @@ def bf16_cublas() -> str:
 
 
 _BF16: "str | None" = None
+
+
+@contextlib.contextmanager
+def _torch_fp32_reductions() -> Iterator[str]:
+    """torch's bfloat16 GEMMs with FP32 accumulation throughout (its reduced-precision bfloat16
+    reductions off, as in our kernels) while inside."""
+    import torch
+
+    flag = torch.backends.cuda.matmul
+    before = flag.allow_bf16_reduced_precision_reduction
+    flag.allow_bf16_reduced_precision_reduction = False
+    try:
+        yield "torch.matmul, bfloat16 reduced-precision reductions off"
+    finally:
+        flag.allow_bf16_reduced_precision_reduction = before
 
 
 def _torch_matmul(a: Any, b: Any, c: Any) -> None:
