@@ -71,7 +71,7 @@ def test_bench_flags_parse():
         (["bench", "--strategies", "nope"], "unknown strategy 'nope'"),
         (["bench", "--sizes", "10x20"], "bad size"),
         (["bench", "--repeat", "0"], "positive int"),
-        (["bench", "--dtype", "float16"], "invalid choice"),
+        (["bench", "--dtype", "int8"], "invalid choice"),
         (["explain", "smem_tiled"], "--shape"),
         (["explain", "smem_tiled", "--shape", "1x2"], "MxNxK"),
         (["source", "smem_tiled", "--set", "tile"], "NAME=VALUE"),

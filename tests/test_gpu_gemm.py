@@ -96,7 +96,7 @@ def test_batched_every_strategy(name, rng):
     dt = tm.STRATEGIES[name].default_dtype.numpy
     for (Ba, Bb), (M, N, K) in [((3, 3), (17, 33, 65)), ((4, 1), (2, 300, 1024)), ((1, 5), (40, 3, 700))]:
         a, b = _rand(rng, (Ba, M, K), dt), _rand(rng, (Bb, K, N), dt)
-        bias, s = _rand(rng, M, dt), _rand(rng, N, dt)
+        bias, s = _rand(rng, M, dt), _rand(rng, N, dt if dt.itemsize >= 4 else np.float32)  # extra arrays: 32/64-bit
         out = poisoned((max(Ba, Bb), M, N), dt)
         tm.gemm(cp.asarray(a), cp.asarray(b), bias=cp.asarray(bias), bias_axis=0, epilogue="acc * s[j]",
                 s=cp.asarray(s), out=out, strategy=name)

@@ -74,7 +74,10 @@ def test_torch_tensors_in_torch_out(name):
     out = torch.full((67, 93), float("nan"), device="cuda", dtype=dt)
     assert tm.matmul(a, b, strategy=name, out=out) is out  # the caller's tensor comes back
     _check(out, a, b)
-    torch.testing.assert_close(out, a @ b, rtol=1e-4, atol=1e-4)
+    # 16-bit results (mma_half) may differ from torch's by the last bit where the float32 sums
+    # round differently: the tolerance is one ulp of float16 (2^-10 relative)
+    tol = 1e-4 if dt in (torch.float32, torch.float64) else 2e-3
+    torch.testing.assert_close(out, a @ b, rtol=tol, atol=tol)
 
 
 def test_torch_inputs_are_zero_copy():
@@ -135,8 +138,8 @@ def test_torch_wrong_dtypes_name_the_dtype():
     torch = _torch_cuda()
     with pytest.raises(TypeError, match="a has dtype int64"):
         tm.matmul(torch.ones(2, 3, device="cuda", dtype=torch.int64), torch.ones(3, 2, device="cuda", dtype=torch.int64))
-    with pytest.raises(TypeError, match="a and b have dtype float16.*float16 kernels are not available"):
-        tm.matmul(torch.ones(2, 3, device="cuda", dtype=torch.float16), torch.ones(3, 2, device="cuda", dtype=torch.float16))
+    with pytest.raises(TypeError, match="b has dtype complex64"):
+        tm.matmul(torch.ones(2, 3, device="cuda"), torch.ones(3, 2, device="cuda", dtype=torch.complex64))
 
 
 # -- DLPack ------------------------------------------------------------------------------------------

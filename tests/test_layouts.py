@@ -79,7 +79,12 @@ FULL = [n for n, e in tm.STRATEGIES.items() if e.config_cls.LAYOUTS == ALL_LAYOU
 
 
 def test_every_tunable_rung_reads_layouts():
-    tunable = [n for n, e in tm.STRATEGIES.items() if e.tunable]
+    # the half rungs (added beside the layouts) do not read other layouts yet: a transposed or
+    # sliced float16/bfloat16 operand is copied first (issue 14's closing note says so)
+    half = {"mma_half", "wgmma_tma"}
+    tunable = [n for n, e in tm.STRATEGIES.items() if e.tunable and n not in half]
+    for name in half:
+        assert tm.STRATEGIES[name].config_cls.LAYOUTS == (), name
     for name in tunable:
         layouts = tm.STRATEGIES[name].config_cls.LAYOUTS
         assert (False, False) in layouts and len(layouts) >= 2, name

@@ -110,6 +110,7 @@ def test_render_rejects_dtype(bad):
 
 
 def test_render_names_the_strategies_of_a_dtype_it_does_not_compute():
-    # float16 is a kernel dtype (wgmma_tma computes it), just not naive's
-    with pytest.raises(ValueError, match="naive computes float32, float64 only.*strategies for float16: .*wgmma_tma"):
+    # float16 is a kernel dtype (mma_half and wgmma_tma compute it), just not naive's
+    with pytest.raises(ValueError, match="naive computes float32, float64 only, got float16; strategies for float16: "
+                                         ".*mma_half.*wgmma_tma|.*wgmma_tma.*mma_half"):
         tm.source("naive", dtype="float16")

@@ -153,7 +153,7 @@ _FILL = r"""
 // (|sum| <= 4 * 46344 < 2^24) and float64, so any summation order gives bit-identical results.
 unsigned long long h = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed;
 h ^= h >> 29; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 32;
-out = (long long)(h % 5ull) - 2;
+out = (T)((long long)(h % 5ull) - 2);  // explicit: CuPy's float16 converts from integers explicitly
 """
 
 

@@ -59,11 +59,6 @@ def test_resolve_shape_errors(sa, sb, needle):
         tm.matmul(np.zeros(sa, np.float32), np.zeros(sb, np.float32))
 
 
-def test_float16_result_is_a_clear_type_error():
-    with pytest.raises(TypeError, match="float16 kernels are not available yet"):
-        tm.matmul(np.zeros((2, 3), np.float16), np.zeros((3, 2), np.float16))
-
-
 @pytest.mark.parametrize("dtype", ["int32", "int64", "bool", "complex64", "uint8"])
 def test_non_float_dtypes_name_what_is_supported(dtype):
     with pytest.raises(TypeError, match=f"a has dtype {dtype}; supported dtypes are float32, float64"):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .api import tolerance
-from .numerics import componentwise_error, exact64
+from .numerics import componentwise_error, cublas_matmul, exact64, half_bound
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,12 @@ class CheckReport:
     passed: bool
     comp_err: float = 0.0  # componentwise: max |C - ref64| / (|a|·|b|)
     cublas_comp_err: float = 0.0  # the same measure for cupy.matmul
+    #: which library computed the cuBLAS result ("cupy.matmul (cuBLAS)", or torch.matmul for a
+    #: dtype CuPy cannot multiply)
+    cublas: str = "cupy.matmul (cuBLAS)"
+    #: for float16/bfloat16 inputs, the componentwise bound of :func:`~tiled_matmul.numerics.half_bound`
+    #: (0 for float32/float64 inputs)
+    comp_bound: float = 0.0
 
     def __bool__(self) -> bool:
         return self.passed
@@ -40,7 +46,11 @@ def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
     see :mod:`tiled_matmul.numerics`), each beside cuBLAS's.
 
     Accepts cupy or numpy arrays. The default tolerance scales with dtype and K (see
-    :func:`tiled_matmul.tolerance`).
+    :func:`tiled_matmul.tolerance`). float16 and bfloat16 inputs: the reference is the exact
+    float64 product of the 16-bit values; the cuBLAS result is ``cupy.matmul``'s, or
+    ``torch.matmul``'s where CuPy has no matmul for the dtype (the report's `cublas` names it);
+    a float32 `c` (``out_dtype=float32``) is compared with cuBLAS SGEMM of the widened inputs;
+    `comp_bound` is :func:`~tiled_matmul.numerics.half_bound`, which `comp_err` must not exceed.
 
     >>> report = check(matmul(a, b), a, b)  # doctest: +SKIP
     >>> assert report.passed, report
@@ -54,7 +64,9 @@ def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
         raise ValueError(f"c has shape {c.shape}; a @ b has shape {(M, N)}")
     a64, b64 = exact64(a), exact64(b)  # subnormals kept (CuPy's own astype flushes them)
     ref = cupy.matmul(a64, b64)
-    cub = cupy.matmul(a, b)
+    half = a.dtype.itemsize == 2
+    out_dtype = np.float32 if half and c.dtype == np.float32 else None
+    cub, cublas = cublas_matmul(a, b, out_dtype)
     c64 = exact64(c)
     tol = tolerance(a.dtype, K) if tol is None else float(tol)
 
@@ -81,5 +93,8 @@ def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
     den = cupy.abs(a64) @ cupy.abs(b64)
     comp = componentwise_error(c, a, b, ref, den) if c.size else 0.0
     cub_comp = componentwise_error(cub, a, b, ref, den) if c.size else 0.0
+    bound = half_bound(str(a.dtype), K, out_dtype) if half else 0.0
+    if half:
+        passed = passed and comp <= bound
     return CheckReport((M, N, K), str(a.dtype), max_abs, rel, cub_rel, max_diff_cub, nonfinite, tol, passed,
-                       comp, cub_comp)
+                       comp, cub_comp, cublas, bound)

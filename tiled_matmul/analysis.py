@@ -57,6 +57,27 @@ def peak_fp32_tflops(limits: DeviceLimits) -> "float | None":
     return limits.sm_count * FP32_LANES_PER_SM * 2 * clock * 1e3 / 1e12
 
 
+#: dense float16/bfloat16 tensor-core FLOP per SM per clock with FP32 accumulation, by compute
+#: capability (A100: 312 TF/s on 108 SMs at 1410 MHz; H100: 989.4 TF/s on 132 SMs at 1830 MHz)
+HALF_TC_FLOP_PER_SM_CLOCK = {"80": 2048, "90": 4096}
+#: the clock (kHz) NVIDIA rates Hopper's tensor-core peak at: its SMs run tensor-core work at up to
+#: 1830 MHz, below the 1980 MHz boost the FP32 peak assumes
+HOPPER_TC_CLOCK_KHZ = 1_830_000
+
+
+def peak_half_tflops(limits: DeviceLimits) -> "float | None":
+    """The dense float16/bfloat16 tensor-core peak, in TFLOP/s: SMs × FLOP per SM per clock
+    (:data:`HALF_TC_FLOP_PER_SM_CLOCK`) × clock (for sm_90 at most :data:`HOPPER_TC_CLOCK_KHZ`):
+    989.4 on an H100 SXM. None for GPUs not in the table or of unknown clock."""
+    rate = HALF_TC_FLOP_PER_SM_CLOCK.get(str(limits.compute_capability))
+    clock = limits.clock_khz or _clock_khz_fallback(limits)
+    if rate is None or not clock:
+        return None
+    if str(limits.compute_capability) == "90":
+        clock = min(clock, HOPPER_TC_CLOCK_KHZ)
+    return limits.sm_count * rate * clock * 1e3 / 1e12
+
+
 def _clock_khz_fallback(limits: DeviceLimits) -> int:
     """The SM clock from cudaDevAttrClockRate when the device properties lack it (CUDA 13)."""
     if not limits.is_real:
@@ -233,8 +254,13 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     notes: list[str] = [layouts_note(cfg)]
     if not limits.is_real:
         notes.append(f"no GPU: device limits are the stand-in {limits.name}")
-    peak = peak_fp32_tflops(limits) if dt == "float32" else None
-    if dt != "float32":
+    peak = peak_fp32_tflops(limits) if dt == "float32" else peak_half_tflops(limits) if dt.half else None
+    if dt.half:
+        notes.append(f"{dt} multiplies on the tensor cores: peak is the dense 16-bit tensor-core rate "
+                     "(SMs x FLOP per SM per clock x clock; 989.4 TFLOP/s on an H100 SXM); mma.sync reaches only "
+                     "part of it on Hopper, whose full rate needs wgmma" if peak else
+                     f"no dense {dt} tensor-core peak known for {limits.name}")
+    elif dt != "float32":
         notes.append("peak rate modelled for float32 only (SMs x 128 x 2 x clock)")
     elif cfg.TENSOR_CORES:
         passes = _precision.PASSES[cfg.precision]
@@ -410,5 +436,5 @@ def explain_table(m: dict[str, Any]):
 
 
 __all__ = ["explain", "explain_table", "candidates_table", "ranked_candidates", "layouts_note", "traffic", "occupancy",
-           "peak_fp32_tflops", "measured_bandwidth_gbs",
+           "peak_fp32_tflops", "peak_half_tflops", "measured_bandwidth_gbs",
            "REQUIRED_KEYS"]

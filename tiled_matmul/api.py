@@ -79,25 +79,29 @@ MAX_GRID_X = 2**31 - 1
 Resolver = Callable[[int, int, int, DType, "int | None"], "MatmulKernel"]
 
 
-def _call(resolve: Resolver, a: Any, b: Any, out: Any, gemm: "dict[str, Any] | None" = None):
+def _call(resolve: Resolver, a: Any, b: Any, out: Any, gemm: "dict[str, Any] | None" = None,
+          out_dtype: Any = None):
     """The one path every call takes (:func:`matmul`, :func:`gemm`, a :class:`MatmulKernel`,
     ``kernel("auto")``): check the operands (from metadata only; the fast check for plain 2-D cupy
     arrays, else the full one, which raises for bad input), resolve the kernel for the call's
-    shape, launch. `gemm` holds gemm's epilogue arguments (None for matmul)."""
-    if gemm is None:
+    shape, launch. `gemm` holds gemm's epilogue arguments (None for matmul); `out_dtype` is None
+    or float32 (a float32 C from 16-bit inputs)."""
+    odt = semantics.check_out_dtype(out_dtype)
+    if gemm is None and odt is None:
         fast = fast_operands(a, b, out)
         if fast is not None:
             M, N, K, device, dt = fast
             return resolve(M, N, K, dt, device)._launch_fast(a, b, out, M, N, K, device, dt)
     da, db = describe(a, "a"), describe(b, "b")
-    p = semantics.resolve(da.shape, db.shape, da.dtype, db.dtype)
+    p = semantics.resolve(da.shape, db.shape, da.dtype, db.dtype, odt)
     semantics.check_side(da, db)
     g = None if gemm is None else execute.check_gemm(da, db, p, **gemm)
     dout = None if out is None else describe(out, "out")
     if g is None:
         if dout is not None:
             semantics.check_out(p, dout, ((da, "a"), (db, "b")), da.on_host, da.device)
-        if p.plain and da.dtype == db.dtype and da.c_contiguous and db.c_contiguous and (dout is None or dout.c_contiguous):
+        if (p.plain and p.out_dtype is None and da.dtype == db.dtype and da.c_contiguous and db.c_contiguous
+                and (dout is None or dout.c_contiguous)):
             # numpy.matmul's 2-D case: the checked launch of today (copies strided operands)
             return resolve(p.M, p.N, p.K, p.dtype, da.device)._run(da, db, dout, p.dtype)
     elif dout is not None:
@@ -124,6 +128,7 @@ class MatmulKernel:
         #: (dtype, device) -> compiled kernel, so a repeated call skips get_kernel entirely
         self._plans: dict[tuple[DType, int], CompiledKernel] = {}
         self._resolve: Resolver = lambda M, N, K, dt, device: self
+        self._resolve.fixed = True  # execute.run: this kernel, whatever the call needs (no substitute)
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v}" for k, v in self.config.params().items())
@@ -143,9 +148,9 @@ class MatmulKernel:
         """(grid, block) this kernel launches for an M x N output."""
         return self.config.grid(M, N), self.config.block()
 
-    def __call__(self, a: Any, b: Any, out: Any = None):
+    def __call__(self, a: Any, b: Any, out: Any = None, *, out_dtype: Any = None):
         """C = a @ b. Returns `out` itself if given, else a new array (see :func:`matmul`)."""
-        return _call(self._resolve, a, b, out)
+        return _call(self._resolve, a, b, out, out_dtype=out_dtype)
 
     def gemm(self, a: Any, b: Any, c: Any = None, *, out: Any = None, **kwargs: Any):
         """:func:`gemm` with this kernel's strategy and config."""
@@ -169,6 +174,8 @@ class MatmulKernel:
         """Launch on validated operands, on the current CuPy stream of the inputs' device."""
         M, K = da.shape
         N = db.shape[1]
+        if not self.strategy.supports(dt):  # a clear ValueError naming the strategies for dt, GPU or not
+            self.config.validate(dtype=dt)
         gpu = _gpu()
         if gpu and da.device is None:  # host inputs run on the current device
             import cupy
@@ -247,8 +254,8 @@ class AutoKernel:
         raise TypeError("kernel('auto') has no single source: its kernel depends on the shape; "
                         "use kernel('auto').kernel_for(M, N, K).source()")
 
-    def __call__(self, a: Any, b: Any, out: Any = None):
-        return _call(self._resolve, a, b, out)
+    def __call__(self, a: Any, b: Any, out: Any = None, *, out_dtype: Any = None):
+        return _call(self._resolve, a, b, out, out_dtype=out_dtype)
 
     def gemm(self, a: Any, b: Any, c: Any = None, *, out: Any = None, **kwargs: Any):
         """:func:`gemm` with `auto`'s choice for the call's shape."""
@@ -347,10 +354,14 @@ registry.on_change(_forget_strategy)
 
 
 def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, *,
-           precision: "str | None" = None, **params: int):
+           precision: "str | None" = None, out_dtype: Any = None, **params: int):
     """C = a @ b with a hand-written tiled kernel.
 
-    `a` (M x K) and `b` (K x N) are 2-D float32 or float64 arrays of one dtype. `strategy` names a
+    `a` (M x K) and `b` (K x N) are float16, bfloat16, float32 or float64 arrays, mixed dtypes
+    promoted as numpy does (bfloat16 with float16 gives float32). float16 and bfloat16 products
+    run on tensor cores (``mma_half``) with float32 accumulation, the result rounded once to the
+    result dtype; ``out_dtype=numpy.float32`` asks for a float32 result instead (None, the
+    default, keeps numpy's result dtype; any other value is a ValueError). `strategy` names a
     rung of the ladder (see ``tiled_matmul.STRATEGIES``); `params` set its tile sizes, defaults
     filling the rest. Device inputs are used in place (zero-copy), transposed (`.T`, Fortran
     order) and sliced ones with a unit inner stride too, by every tunable rung (the GEMV rungs
@@ -386,8 +397,9 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, *,
     "ieee". With a named strategy it selects that strategy's mode (see :func:`kernel`).
 
     >>> c = matmul(a, b, strategy="smem_tiled", tile=16)  # doctest: +SKIP
+    >>> c32 = matmul(a16, b16, out_dtype=numpy.float32)     # doctest: +SKIP
     """
-    return kernel(strategy, precision=precision, **params)(a, b, out)
+    return kernel(strategy, precision=precision, **params)(a, b, out, out_dtype=out_dtype)
 
 
 def _swap(x: Any, name: str):
@@ -406,19 +418,20 @@ def _swap(x: Any, name: str):
 
 def _gemm(resolve: Resolver, a: Any, b: Any, c: Any, out: Any, *, alpha: float = 1.0, beta: float = 0.0,
           trans_a: bool = False, trans_b: bool = False, bias: Any = None, bias_axis: int = 1,
-          activation: "str | None" = None, epilogue: "str | None" = None, **arrays: Any):
+          activation: "str | None" = None, epilogue: "str | None" = None, out_dtype: Any = None, **arrays: Any):
+    semantics.check_out_dtype(out_dtype)  # before the views below are taken
     if trans_a:
         a = _swap(a, "a")
     if trans_b:
         b = _swap(b, "b")
     return _call(resolve, a, b, out, dict(alpha=alpha, beta=beta, c=c, bias=bias, bias_axis=bias_axis,
-                                          activation=activation, epilogue=epilogue, arrays=arrays))
+                                          activation=activation, epilogue=epilogue, arrays=arrays), out_dtype)
 
 
 def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0, trans_a: bool = False,
          trans_b: bool = False, bias: Any = None, bias_axis: int = 1, activation: "str | None" = None,
          epilogue: "str | None" = None, out: Any = None, strategy: str = DEFAULT_STRATEGY,
-         precision: "str | None" = None, **kwargs: Any):
+         precision: "str | None" = None, out_dtype: Any = None, **kwargs: Any):
     """``act(user(alpha * op(a) @ op(b) + beta * c + bias))`` in one kernel: the epilogue runs at
     the kernel's store (for split-K rungs, in the kernel that sums the slices).
 
@@ -441,7 +454,10 @@ def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0
       accepted; indices are not bounds-checked.
     * `strategy` and the remaining keyword arguments that name its parameters choose the kernel,
       and `precision` how float32 products are computed, as in :func:`matmul`; the other keyword
-      arguments are the epilogue's arrays.
+      arguments are the epilogue's arrays;
+    * `out_dtype`: None, or float32 for a float32 result from float16/bfloat16 inputs (as in
+      :func:`matmul`). For 16-bit products the epilogue computes in float32 (`c` and `bias` are
+      read as float32) and rounds once into the result.
 
     Returns `out` itself if given, else a new array, as :func:`matmul`. Each distinct epilogue
     (which parts, activation, expression, array dtypes) compiles once per strategy config.
@@ -459,7 +475,7 @@ def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0
         arrays = {k: v for k, v in kwargs.items() if k not in names}
         resolve = kernel(strategy, precision=precision, **tile)._resolve  # type: ignore[union-attr]
     return _gemm(resolve, a, b, c, out, alpha=alpha, beta=beta, trans_a=trans_a, trans_b=trans_b, bias=bias,
-                 bias_axis=bias_axis, activation=activation, epilogue=epilogue, **arrays)
+                 bias_axis=bias_axis, activation=activation, epilogue=epilogue, out_dtype=out_dtype, **arrays)
 
 
 def tolerance(dtype: Any, K: int) -> float:
@@ -467,8 +483,19 @@ def tolerance(dtype: Any, K: int) -> float:
 
     Rounding errors of a K-term dot product grow like sqrt(K)·eps for random data; the factor 8
     leaves room for the summation orders tiling and split-K choose, and the floor covers tiny K.
+    float16 and bfloat16 sum in float32 and round each element once to the 16-bit result
+    (relative error <= u, so <= u normwise too): 2u plus float32's tolerance for the sums, four
+    times over (the tensor cores' FP32 sums may truncate).
+
+    >>> tolerance("float16", 1) == 2 * 2.0 ** -11 + 4 * tolerance("float32", 1)
+    True
     """
-    eps = float(np.finfo(as_dtype(dtype).numpy).eps)
+    dt = as_dtype(dtype)
+    if dt.half:
+        from .numerics import UNIT_ROUNDOFF
+
+        return 2 * UNIT_ROUNDOFF[dt.name] + 4 * tolerance(FLOAT32, K)
+    eps = float(np.finfo(dt.numpy).eps)
     return eps * (8.0 * max(K, 1) ** 0.5 + 16.0)
 
 

@@ -45,8 +45,8 @@ from .compile import get_kernel
 from .configs import Config
 from .dtypes import DType, as_dtype
 from .measure import (AUTO, CUBLAS, CUBLAS_TF32, DEFAULT_BUDGET_S, DEFAULT_REPEAT, ERROR, FAILED, MIN_REPEAT,
-                      L2Flusher, Record, Row, Shape, auto_row, cublas_compute_type, cublas_row, make_inputs,
-                      n_input_sets, parse_precisions, parse_shape, parse_shapes, shape_label, skipped_row, strategy_row,
+                      L2Flusher, Record, Row, Shape, auto_row, bf16_cublas, cublas_compute_type, cublas_row,
+                      make_inputs, n_input_sets, parse_precisions, parse_shape, parse_shapes, shape_label, skipped_row, strategy_row,
                       time_validated, validate)
 
 #: The ladder's default sizes: five cubes and one ragged shape.
@@ -110,6 +110,24 @@ def reference_name(request: str) -> str:
     return CUBLAS_TF32 if request == "tf32" else CUBLAS
 
 
+def parse_dtypes(dtypes: Any) -> list[DType]:
+    """Element types of a run, in order without repeats: a dtype-like, a list of them, or text
+    like ``"float16,bfloat16,float32"``. TypeError (from :func:`tiled_matmul.dtypes.as_dtype`)
+    naming the allowed ones for anything else.
+
+    >>> parse_dtypes("float16, bfloat16,float32")
+    [DType('float16'), DType('bfloat16'), DType('float32')]
+    """
+    if isinstance(dtypes, str):
+        dtypes = [d.strip() for d in dtypes.split(",") if d.strip()]
+    elif not isinstance(dtypes, (list, tuple)):
+        dtypes = [dtypes]
+    out = list(dict.fromkeys(as_dtype(d) for d in dtypes))
+    if not out:
+        raise ValueError("no dtype given")
+    return out
+
+
 def request_rows(study: str, names: Sequence[str], dt: DType, request: str, tf32: bool = False) -> list[Row]:
     """The rows of one precision request: each named strategy's default config computing a mode
     `request` allows (a ``skipped`` row, saying why, where it computes none), ``auto`` under the
@@ -132,7 +150,7 @@ def request_rows(study: str, names: Sequence[str], dt: DType, request: str, tf32
             rows.append(skipped_row(study, entry.name, cfg, request,
                                     f"{entry.name} computes precision {' or '.join(type(cfg).PRECISIONS)} only, "
                                     f"not {request!r}"))
-    rows.append(cublas_row(study, tf32=request == "tf32", request=request))
+    rows.append(cublas_row(study, tf32=request == "tf32", request=request, dtype=dt))
     if tf32 and request != "tf32":
         rows.append(cublas_row(study, tf32=True, request=request))
     return rows
@@ -150,7 +168,7 @@ def _derive(records: Sequence[Record]) -> None:
     speedup vs naive within each (study, shape) group."""
     groups: dict[tuple, list[Record]] = {}
     for r in records:
-        groups.setdefault((r.study, r.shape), []).append(r)
+        groups.setdefault((r.study, r.shape, r.dtype), []).append(r)
     for group in groups.values():
         naive = next((r.median_ms for r in group if r.strategy == "naive" and r.ok), None)
         for r in group:
@@ -215,6 +233,9 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
 
     `strategies`: names (default: every registered strategy). `sizes`: shapes or text like
     ``"1024,3000x2000x1000"`` (default :data:`DEFAULT_SIZES`, or :data:`QUICK_SIZES` with `quick`).
+    `dtype`: one element type or several (``"float16,bfloat16,float32"``, :func:`parse_dtypes`):
+    at each size, a ladder block per dtype (the strategies that compute it) with that dtype's
+    cuBLAS row, each measured in this run; the tile study runs in the first float32/float64 one.
     `repeat`: timed calls per row (default 10; 5 with `quick`), reduced for slow rows to fit
     `row_budget_s` (never below `min_repeat`). `precision`: the precision request(s) to run, a
     block of ladder rows each (names or text like ``"ieee,tf32x3,tf32"``; default the process
@@ -228,15 +249,19 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     shapes = list(QUICK_SIZES if quick else DEFAULT_SIZES) if sizes is None else parse_shapes(sizes)
     if not shapes:
         raise ValueError("no sizes to benchmark")
-    dt = as_dtype(dtype)
-    requests = resolve_precisions(precision, dt)
+    dts = parse_dtypes(dtype)
+    # a request named for the run applies to every dtype (float64 and 16-bit ones take auto and
+    # ieee only: ValueError otherwise); the process default only where the dtype takes it
+    per_dt = {d: resolve_precisions(precision, d) if precision is not None else [_precision.resolve(None, d)]
+              for d in dts}
+    requests = list(dict.fromkeys(r for rs in per_dt.values() for r in rs))
     if repeat is None:
         repeat = QUICK_REPEAT if quick else DEFAULT_REPEAT
     _check_positive_int("repeat", repeat)
     _check_positive_int("min_repeat", min_repeat)
     if not row_budget_s > 0:
         raise ValueError(f"row_budget_s must be > 0; got {row_budget_s!r}")
-    if tf32 and dt != "float32":
+    if tf32 and "float32" not in dts:
         raise ValueError("--tf32 compares against TF32 cuBLAS, which applies to float32 only")
     for r in extra_rows:
         if not isinstance(r, Row):
@@ -250,27 +275,30 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
 
     t_start = time.perf_counter()
     limits = device.device_limits()
-    ladder_rows = [row for req in requests for row in request_rows(LADDER, names, dt, req, tf32)]
-    ladder_rows.extend(extra_rows)
+    ladder_rows = {d: [row for req in per_dt[d]
+                       for row in request_rows(LADDER, names, d, req, tf32 and d == "float32")] for d in dts}
+    ladder_rows[dts[0]].extend(extra_rows)
     tile_rows: list[Row] = []
-    if tile_study:
+    study_dt = next((d for d in dts if d in ("float32", "float64")), None)
+    if tile_study and study_dt is not None:
         tile_rows = [strategy_row(TILES, n, c) for n, c in tile_study_configs()]
         if tile_rows:
             tile_rows.append(cublas_row(TILES))
-    _precompile(ladder_rows + tile_rows, dt)
+    for d in dts:
+        _precompile(ladder_rows[d] + (tile_rows if d == study_dt else []), d)
     t_compiled = time.perf_counter()
 
     flusher = L2Flusher(limits.l2_bytes)
-    # (shape, rows) groups in order: the ladder at each size, then the tile study.
-    groups: list[tuple[Shape, list[Row]]] = [(shape, ladder_rows) for shape in shapes]
+    # (shape, dtype, rows) groups in order: the ladder of each dtype at each size, then the tile study.
+    groups: list[tuple[Shape, DType, list[Row]]] = [(shape, d, ladder_rows[d]) for shape in shapes for d in dts]
     if tile_rows:
-        groups.append((study_shape, tile_rows))
+        groups.append((study_shape, study_dt, tile_rows))
     total = 2 * sum(len(rows) for _, rows in groups)  # a validation and a timing step per row
     step = 0
     records: list[Record] = []
     sets: list = []
     with cublas_compute_type("fp32") as compute_type:
-        for shape, rows in groups:
+        for shape, dt, rows in groups:
             sets = []
             cupy.get_default_memory_pool().free_all_blocks()
             M, N, K = shape
@@ -295,8 +323,9 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     cupy.get_default_memory_pool().free_all_blocks()
     for r in records:
         if r.strategy == AUTO and not r.precision:
-            r.precision = auto_mode(r.M, r.N, r.K, dt, r.request)
+            r.precision = auto_mode(r.M, r.N, r.K, r.dtype, r.request)
     _derive(records)
+    bf16 = f"; bfloat16: {bf16_cublas()}" if "bfloat16" in dts else ""
 
     meta = {
         "device": limits.name,
@@ -304,7 +333,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
         "l2_bytes": limits.l2_bytes,
         "cupy": cupy.__version__,
         "cuda_runtime": cupy.cuda.runtime.runtimeGetVersion(),
-        "dtype": dt,
+        "dtype": ",".join(dts),
         "strategies": names,
         "sizes": [list(s) for s in shapes],
         "tile_size": list(study_shape) if tile_rows else None,
@@ -312,11 +341,12 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
         "min_repeat": min_repeat,
         "row_budget_s": row_budget_s,
         "precision": requests,
-        "tf32": ("off" if "tf32" not in requests else "on for precision tf32, else off") if dt == "float32"
-                else "n/a (float64)",
+        "tf32": ("off" if "tf32" not in requests else "on for precision tf32, else off") if "float32" in dts
+                else f"n/a ({', '.join(dts)})",
         "tf32_row": bool(tf32),
         "cublas": f"cupy.matmul, compute type {compute_type}" + (
-            (", TF32 off" + ("; TF32 for precision tf32" if "tf32" in requests else "")) if dt == "float32" else ""),
+            (", TF32 off" + ("; TF32 for precision tf32" if "tf32" in requests else "")) if "float32" in dts else "")
+        + ("; float16 with FP32 compute" if "float16" in dts else "") + bf16,
         "CUPY_TF32_env": os.environ.get("CUPY_TF32", ""),
         "timing": "CUDA events; warm-up; median and IQR over repeats; L2 flushed before each repeat "
                   f"({2 * limits.l2_bytes // (1 << 20)} MiB write); inputs rotated when a set fits in L2",
@@ -326,5 +356,6 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     return BenchResult(meta, records)
 
 
-__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "resolve_precisions", "request_rows",
-           "reference_name", "auto_mode", "tile_study_configs", "DEFAULT_SIZES", "QUICK_SIZES", "LADDER", "TILES"]
+__all__ = ["run", "BenchResult", "NoGPUError", "resolve_strategies", "resolve_precisions", "parse_dtypes",
+           "request_rows", "reference_name", "auto_mode", "tile_study_configs", "DEFAULT_SIZES", "QUICK_SIZES",
+           "LADDER", "TILES"]

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from . import __version__, analysis, api, bench, device, registry, report, tuner
 from . import precision as _precision
+from .dtypes import DTYPES
 from .measure import DEFAULT_BUDGET_S, ERROR, FAILED, precisions_arg, shape_arg, shapes_arg
 
 PROG = "tiled-matmul"
@@ -138,12 +139,25 @@ def _set_arg(p: argparse.ArgumentParser) -> None:
                    help="set a config parameter (repeatable); defaults fill the rest")
 
 
+def _dtypes_type(text: str) -> str:
+    """argparse type of bench's --dtype: one element type or several, comma-separated."""
+    names = [d.strip() for d in text.split(",") if d.strip()]
+    bad = [d for d in names if d not in DTYPES]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"invalid choice: {', '.join(map(repr, bad)) or repr(text)} "
+                                         f"(choose from {', '.join(DTYPES)}, comma-separated)")
+    return ",".join(dict.fromkeys(names))
+
+
 def _dtype_arg(p: argparse.ArgumentParser, per_strategy: bool = False) -> None:
     if per_strategy:  # one strategy: float64-only ones (dmma) default to float64
-        p.add_argument("--dtype", default=None, choices=["float32", "float64"],
-                       help="element type (default float32, or the strategy's own where it computes only float64)")
+        p.add_argument("--dtype", default=None, choices=list(DTYPES),
+                       help="element type (default float32, or the strategy's own where it does not compute float32: "
+                            "float64 for dmma, float16 for mma_half)")
     else:
-        p.add_argument("--dtype", default="float32", choices=["float32", "float64"], help="element type (default float32)")
+        p.add_argument("--dtype", default="float32", type=_dtypes_type, metavar="DTYPES",
+                       help=f"element type(s), comma-separated, from {', '.join(DTYPES)}: a ladder block with its "
+                            "own cuBLAS row per dtype (default float32)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,7 +367,7 @@ def _check_precision_dtype(args: argparse.Namespace) -> None:
     dtypes = getattr(args, "dtype", None)
     if not requests or not dtypes:
         return
-    for dt in [dtypes] if isinstance(dtypes, str) else dtypes:
+    for dt in dtypes.split(",") if isinstance(dtypes, str) else dtypes:
         for request in [requests] if isinstance(requests, str) else requests:
             _precision.check(request, dt)
 

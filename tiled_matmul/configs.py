@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Iterator
 import numpy as np
 
 from .device import DeviceLimits, device_limits
-from .dtypes import DTYPES, FLOAT32, DType, as_dtype
+from .dtypes import FLOAT32, DType, as_dtype
 from .precision import PASSES
 
 #: (holds, rule text) pairs that `rules` yields
@@ -54,8 +54,9 @@ class Config:
     STRATEGY: ClassVar[str] = ""
     #: True when the template declares `extern __shared__` memory sized by `smem_bytes()`
     DYNAMIC_SMEM: ClassVar[bool] = False
-    #: the dtypes the template computes (a subset of DTYPES)
-    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = tuple(DTYPES)
+    #: the dtypes the template computes (a subset of DTYPES): float32 and float64 unless a
+    #: strategy says otherwise (the 16-bit types only where a template has tensor-core MMAs for them)
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32", "float64")
     #: the architecture NVRTC must target ("sm_90a" for wgmma), or None for the device's own
     NVRTC_ARCH: ClassVar["str | None"] = None
     #: True when the products run on TF32 tensor cores (tf32x3 or tf32; see

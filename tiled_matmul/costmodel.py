@@ -102,6 +102,7 @@ COMPUTE_SHARE: dict[str, float] = {
 UNITS: dict[str, str] = {
     "dmma": "fp64_tc",
     "wgmma_tma": "fp16_tc",
+    "mma_half": "fp16_tc",
 }
 
 #: compute efficiency: the fraction of its peak rate a rung's main loop reaches, by (strategy,
@@ -127,6 +128,9 @@ DEFAULT_EFFICIENCY: dict = {
     "dmma": 0.75,
     # wgmma_tma (float16/bfloat16): 756-816 TF/s at 4096^3-8192^3 of 989.4 (RESULTS.md, wgmma_tma probe)
     "wgmma_tma": 0.78,
+    # mma_half (float16/bfloat16 mma.sync): not yet timed on a GPU; the fallback efficiency until the
+    # tuner measures it (auto runs it only where wgmma_tma cannot: see heuristic.half_pick)
+    "mma_half": 0.5,
     # FFMA rungs of 67 FP32 TF/s: register_blocked 40.8 TF/s at 4096^3 (bench.md; medians 0.64-0.70),
     # warp_tiled 38.8 (0.61-0.71), split_k 32.6 (0.49-0.52); float64 (of 34 TF/s) alike (0.49 split_k)
     "register_blocked": 0.65,

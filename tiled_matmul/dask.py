@@ -50,7 +50,7 @@ except ImportError as exc:  # the [dask] extra is not installed
 import tiled_matmul as tm
 
 #: dtypes the block products compute (the kernels' own)
-ALLOWED_DTYPES = ("float32", "float64")
+ALLOWED_DTYPES = ("float32", "float64", "float16", "bfloat16")
 
 #: rechunk_for_matmul's default block size: four blocks of this size (an accumulator, a
 #: temporary product and one block of A and of B) are what one running step holds on its GPU
@@ -58,14 +58,19 @@ DEFAULT_TARGET_BYTES = 256 * 2**20
 
 
 # -- the one place that runs a block product ------------------------------------------------------
-def _accumulate(acc: Any, a: Any, b: Any, strategy: str, params: dict[str, Any]) -> Any:
+def _accumulate(acc: Any, a: Any, b: Any, strategy: str, params: dict[str, Any], last: bool = True) -> Any:
     """acc += a @ b, in place, on the current CuPy stream; returns acc (None: a new a @ b).
 
     One kernel per step: :func:`tiled_matmul.gemm` with beta = 1 reads acc in its epilogue and
-    writes acc + a @ b over it (no temporary block, no second pass over acc)."""
+    writes acc + a @ b over it (no temporary block, no second pass over acc). A chain of 16-bit
+    blocks accumulates in float32 (``out_dtype=float32``) and rounds to the 16-bit type once, at
+    its `last` step, as one kernel over the whole inner dimension would."""
+    wide = {"out_dtype": np.float32} if a.dtype.itemsize == 2 else {}  # 16-bit blocks: a float32 chain
     if acc is None:
-        return tm.matmul(a, b, strategy, **params)
-    return tm.gemm(a, b, acc, beta=1.0, out=acc, strategy=strategy, **params)
+        return tm.matmul(a, b, strategy, **params, **({} if last else wide))
+    if wide and last:
+        return tm.gemm(a, b, acc, beta=1.0, strategy=strategy, **params)
+    return tm.gemm(a, b, acc, beta=1.0, out=acc, strategy=strategy, **params, **wide)
 
 
 class _CupyBlocks:
@@ -111,11 +116,12 @@ class _CupyBlocks:
 _BLOCKS = _CupyBlocks()
 
 
-def _step(acc: Any, a: Any, b: Any, strategy: str, params: dict[str, Any], to_host: bool) -> Any:
-    """One chain step: acc (None at k = 0) += a @ b on the worker's GPU; the last step of a
+def _step(acc: Any, a: Any, b: Any, strategy: str, params: dict[str, Any], to_host: bool,
+          last: bool = True) -> Any:
+    """One chain step: acc (None at k = 0) += a @ b on the worker's GPU; the `last` step of a
     chain with NumPy inputs hands the block back as NumPy."""
     with _BLOCKS.running(acc, a, b):
-        acc = _accumulate(acc, _BLOCKS.to_device(a), _BLOCKS.to_device(b), strategy, params)
+        acc = _accumulate(acc, _BLOCKS.to_device(a), _BLOCKS.to_device(b), strategy, params, last)
         if to_host:
             acc = _BLOCKS.to_host(acc)
     return acc
@@ -185,8 +191,8 @@ def matmul(A: da.Array, B: da.Array, *, strategy: str = "auto", precision: Any =
     * Chunks: A's column chunks must equal B's row chunks; otherwise a ValueError says so (no
       silent rechunk: moving blocks is the expensive part, so it is the caller's choice).
       :func:`rechunk_for_matmul` picks compatible chunks; C has chunks (A.chunks[0], B.chunks[1]).
-    * Errors: TypeError/ValueError for non-Dask or non-2-D operands, dtypes other than float32
-      and float64 or two different ones, unknown chunk sizes, and a bad strategy or config,
+    * Errors: TypeError/ValueError for non-Dask or non-2-D operands, dtypes other than float32,
+      float64, float16 and bfloat16 or two different ones, unknown chunk sizes, and a bad strategy or config,
       raised here rather than inside a task.
     * `name` sets the output's key name (default: a token of the inputs and the options).
     """
@@ -207,7 +213,7 @@ def matmul(A: da.Array, B: da.Array, *, strategy: str = "auto", precision: Any =
             for k in range(nK):
                 last = k == nK - 1
                 key = (name, i, j) if last else (acc_name, i, j, k)
-                layer[key] = (_step, prev, (A.name, i, k), (B.name, k, j), strategy, params, to_host and last)
+                layer[key] = (_step, prev, (A.name, i, k), (B.name, k, j), strategy, params, to_host and last, last)
                 prev = key
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[A, B])
     return da.Array(graph, name, (A.chunks[0], B.chunks[1]), meta=meta)

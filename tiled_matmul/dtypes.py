@@ -46,6 +46,16 @@ class DType(str):
         return 16 // self.itemsize
 
     @property
+    def half(self) -> bool:
+        """A 16-bit type (float16, bfloat16): tensor-core operands, accumulated in float32."""
+        return self.itemsize == 2
+
+    @property
+    def acc(self) -> "DType":
+        """The type sums and epilogues compute in: float32 for the 16-bit types, else itself."""
+        return FLOAT32 if self.half else self
+
+    @property
     def numpy(self) -> np.dtype:
         if self.name == "bfloat16":
             import ml_dtypes  # imported on use: only bfloat16 needs it
@@ -68,13 +78,11 @@ FLOAT16 = DType("float16", "e", "__half", "uint4", "f16")
 BFLOAT16 = DType("bfloat16", "E", "__nv_bfloat16", "uint4", "bf16", itemsize=2)
 
 #: every dtype some strategy computes, by name
-DTYPES: dict[str, DType] = {d.name: d for d in (FLOAT32, FLOAT64)}
+DTYPES: dict[str, DType] = {d.name: d for d in (FLOAT32, FLOAT64, FLOAT16, BFLOAT16)}
+#: the 16-bit ones (tensor-core rungs only; FP32 accumulation)
+HALF_DTYPES: tuple[DType, ...] = (FLOAT16, BFLOAT16)
 #: the same, by numpy's one-letter code (the hot path reads ``array.dtype.char``)
 BY_CHAR: dict[str, DType] = {d.char: d for d in DTYPES.values()}
-#: every dtype some kernel computes: DTYPES (what the public calls accept) plus the 16-bit inputs
-#: of the tensor-core rungs, which those kernels take through ``kernel(...).compiled(dtype)`` and
-#: their config's launch until the public API accepts them
-KNOWN: dict[str, DType] = {**DTYPES, FLOAT16.name: FLOAT16, BFLOAT16.name: BFLOAT16}
 
 
 def as_dtype(dtype: Any) -> DType:
@@ -84,16 +92,19 @@ def as_dtype(dtype: Any) -> DType:
     """
     if isinstance(dtype, DType):
         return dtype
-    hit = KNOWN.get(dtype) if isinstance(dtype, str) else None
+    hit = DTYPES.get(dtype) if isinstance(dtype, str) else None
     if hit is not None:
         return hit
     try:
         name = np.dtype(dtype).name
     except TypeError as exc:
-        raise TypeError(f"dtype {dtype!r} is not a dtype; allowed: {', '.join(KNOWN)}") from exc
-    if name not in KNOWN:
-        raise TypeError(f"dtype {name} is not supported; allowed: {', '.join(KNOWN)}")
-    return KNOWN[name]
+        if getattr(dtype, "__name__", None) == "bfloat16" or str(dtype) in ("bfloat16", "torch.bfloat16"):
+            return BFLOAT16  # ml_dtypes' scalar type, or torch's dtype object
+
+        raise TypeError(f"dtype {dtype!r} is not a dtype; allowed: {', '.join(DTYPES)}") from exc
+    if name not in DTYPES:
+        raise TypeError(f"dtype {name} is not supported; allowed: {', '.join(DTYPES)}")
+    return DTYPES[name]
 
 
-__all__ = ["DType", "FLOAT16", "BFLOAT16", "FLOAT32", "FLOAT64", "DTYPES", "KNOWN", "BY_CHAR", "as_dtype"]
+__all__ = ["DType", "FLOAT16", "BFLOAT16", "FLOAT32", "FLOAT64", "DTYPES", "HALF_DTYPES", "BY_CHAR", "as_dtype"]

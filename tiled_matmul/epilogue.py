@@ -170,9 +170,11 @@ class UserArray:
 class ExSpec:
     """The compile-time shape of a kernel's extras (hashable: part of the compile cache key).
 
-    `ctype` is the kernel's element type ("float" or "double"). `bias` is the axis the bias
+    `ctype` is the type the epilogue computes in ("float" or "double"; "float" for float16 and
+    bfloat16 kernels, whose `c` and `bias` are read as float32). `bias` is the axis the bias
     vector runs along (0: one value per row i, 1: one per column j) or None. `expression` is a
-    user expression already passed through :func:`check_expression`.
+    user expression already passed through :func:`check_expression`. `out_ctype` is C's element
+    type when it is not the inputs' ("float": ``out_dtype=float32`` on 16-bit inputs), else None.
     """
 
     ctype: str
@@ -191,6 +193,7 @@ class ExSpec:
     a_col: bool = False
     b_col: bool = False
     ld: bool = False
+    out_ctype: "str | None" = None
 
     def __post_init__(self) -> None:
         if self.activation is not None and self.activation not in ACTIVATIONS:
@@ -277,6 +280,8 @@ class ExSpec:
             parts.append(self.activation)
         if self.expression:
             parts.append("expr(" + ",".join(a.name for a in self.arrays) + ")")
+        if self.out_ctype:
+            parts.append(f"out_{self.out_ctype}")
         return "+".join(parts) or "plain"
 
 

@@ -71,15 +71,16 @@ class Gemm:
     text: "str | None" = None
     arrays: dict = field(default_factory=dict)  # name -> Operand
 
-    def spec(self, ctype: str, batched: bool) -> "ExSpec | None":
+    def spec(self, ctype: str, batched: bool, out_ctype: "str | None" = None) -> "ExSpec | None":
         """The ExSpec of these arguments (None: a plain kernel does)."""
         spec = ExSpec(
             ctype, batched=batched, alpha=self.alpha != 1.0, beta=self.beta != 0.0,
             bias=self.bias_axis if self.bias is not None else None, activation=self.activation,
             expression=self.expression, text=self.text,
             arrays=tuple(UserArray(n, ARRAY_CTYPES[op.dtype.name]) for n, op in self.arrays.items()),
+            out_ctype=out_ctype,
         )
-        return spec if spec.batched or spec.epilogue else None
+        return spec if spec.batched or spec.epilogue or out_ctype else None
 
 
 def check_gemm(da: Operand, db: Operand, p: Product, *, alpha: Any, beta: Any, c: Any, bias: Any, bias_axis: Any,
@@ -264,15 +265,15 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
         # product (an F-ordered array). Only for a fresh result whose epilogue swaps cleanly.
         if (dout is None and not p.a_vector and not p.b_vector and _column_major(A) and _column_major(B)
                 and (g is None or (g.beta == 0.0 and not g.expression))):
-            swapped = Product(p.N, p.M, p.K, p.batch, False, False, dt)
-            CT = cupy.empty(p.batch + (p.N, p.M), dtype=dt.numpy)
+            swapped = Product(p.N, p.M, p.K, p.batch, False, False, dt, p.out_dtype)
+            CT = cupy.empty(p.batch + (p.N, p.M), dtype=p.c_dtype.numpy)
             if p.count and p.M and p.N:
                 gt = None if g is None else dataclasses.replace(g, bias_axis=1 - g.bias_axis)
                 _compute(resolve_kernel, B.swapaxes(-1, -2), A.swapaxes(-1, -2), CT, swapped, gt, device)
             result = CT.swapaxes(-1, -2)
             return result.get() if da.on_host else result
         direct = (dout is not None and not dout.on_host and dout.c_contiguous and 0 not in dout.shape)
-        C = _device_array(dout).reshape(full) if direct else cupy.empty(full, dtype=dt.numpy)
+        C = _device_array(dout).reshape(full) if direct else cupy.empty(full, dtype=p.c_dtype.numpy)
         if p.count and p.M and p.N:
             _compute(resolve_kernel, _vector_readable(A), _vector_readable(B), C, p, g, device)
         if dout is not None:
@@ -308,14 +309,16 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
     A = cupy.broadcast_to(A, p.batch + A.shape[-2:])
     B = cupy.broadcast_to(B, p.batch + B.shape[-2:])
     isz = dt.itemsize
+    # the epilogue computes in dt.acc (float32 for 16-bit inputs): c and bias are read in it
+    edt = dt.acc.numpy
     values: dict[str, Any] = {}
     cin = None
     if g is not None:
         if g.beta != 0.0:
             # c may be out itself (in-place accumulate): read where it lies when it is C itself
             cin = _device_array(g.c)
-            if cin.data.ptr != C.data.ptr or cin.dtype != C.dtype:
-                cin = cupy.ascontiguousarray(cupy.broadcast_to(cin.astype(dt.numpy, copy=False), p.out_shape))
+            if cin.data.ptr != C.data.ptr or cin.dtype != C.dtype or cin.dtype != edt:
+                cin = cupy.ascontiguousarray(cupy.broadcast_to(cin.astype(edt, copy=False), p.out_shape))
             cin = cin.reshape(p.batch + (M, N))
             values.update(cin=cin.data.ptr, beta=g.beta)
         if g.alpha != 1.0:
@@ -323,7 +326,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # (staged copies are freed when this returns: CuPy's pool hands their memory out again only
         # to work ordered after these launches on the same stream)
         if g.bias is not None:
-            bias = cupy.ascontiguousarray(_device_array(g.bias).astype(dt.numpy, copy=False))
+            bias = cupy.ascontiguousarray(_device_array(g.bias).astype(edt, copy=False))
             values["bias"] = bias.data.ptr
         for name, op in g.arrays.items():
             arr = cupy.ascontiguousarray(_device_array(op))
@@ -335,7 +338,9 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         if K == 0:  # nothing is read
             la, lb = Layout(False, 1), Layout(False, max(N, 1))
         ops = [A, B, C] + ([cin] if cin is not None else [])
-        groups = _collapse(p.batch, [tuple(s // isz for s in x.strides[:-2]) for x in ops])
+        # strides in elements of each operand's own type (C and cin are float32 where 16-bit
+        # inputs give a float32 result)
+        groups = _collapse(p.batch, [tuple(s // x.itemsize for s in x.strides[:-2]) for x in ops])
         count, inner = groups[-1]
         # a shared B against row-major A matrices stacked at one row stride: one 2-D product of the rows
         stacked = [M * la.ld, 0, M * N] + ([M * N] if cin is not None else [])
@@ -348,8 +353,19 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
     Mr, count, inner, outer, la, lb = plan(A, B)
     # `auto` picks for the batch as for its matrices stacked (the tiles of every matrix fill the
     # GPU together, so a K split that one small matrix would want is not needed)
-    def pick(m, count):
+    def pick(m, count, la, lb):
         kern = resolve_kernel(m * count, N, K, dt, device)
+        if not kern.config.EXTRAS and (count > 1 or g is not None or p.out_dtype is not None
+                                       or not (is_plain(la, K) and is_plain(lb, N))):
+            # a rung without batch, epilogue or layout hooks (wgmma_tma) was picked for a call
+            # that needs them: `auto`'s cp.async rung for the dtype instead (an explicitly named
+            # strategy raises below, naming what its template lacks)
+            from .heuristic import half_pick
+            from .registry import get as _strategy
+
+            if not getattr(resolve_kernel, "fixed", False):
+                name, params = half_pick(m * count, N, K, dt, device_limits(device).sm_count, tma=False)
+                kern = type(kern)(name, _strategy(name).make_config(**params))
         # ... except that a batch's matrices are tiled one by one: a tile much taller than one
         # matrix computes padding rows in every matrix (4096 x 64^3 ran 128-row tiles, 3/4 of them
         # padding, at 0.41x cuBLAS). Then the pick is made for one matrix instead.
@@ -358,7 +374,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             kern = resolve_kernel(m, N, K, dt, device)
         return kern
 
-    kern = pick(Mr, count)
+    kern = pick(Mr, count, la, lb)
     cfg = kern.config
     copy_a, copy_b = layout_copies(la, lb, K, N, cfg.layouts())
     while copy_a or copy_b:
@@ -371,14 +387,19 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             layout_copies_made["config"] += 1
             B = cupy.broadcast_to(cupy.ascontiguousarray(B0), B.shape)
         Mr, count, inner, outer, la, lb = plan(A, B)
-        kern = pick(Mr, count)
+        kern = pick(Mr, count, la, lb)
         cfg = kern.config
         copy_a, copy_b = layout_copies(la, lb, K, N, cfg.layouts())
     M = Mr
     ops = [A, B, C] + ([cin] if cin is not None else [])
-    spec = g.spec(dt.ctype, count > 1) if g is not None else (ExSpec(dt.ctype, batched=True) if count > 1 else None)
+    sizes = [x.itemsize for x in ops]  # C and cin may be float32 beside 16-bit A and B
+    out_ctype = p.out_dtype.ctype if p.out_dtype is not None else None
+    spec = (g.spec(dt.acc.ctype, count > 1, out_ctype) if g is not None
+            else ExSpec(dt.acc.ctype, batched=True, out_ctype=out_ctype) if count > 1
+            else ExSpec(dt.acc.ctype, out_ctype=out_ctype) if out_ctype else None)
     if not (is_plain(la, K) and is_plain(lb, N)):
-        spec = dataclasses.replace(spec or ExSpec(dt.ctype), a_col=la.col, b_col=lb.col, ld=True)
+        spec = dataclasses.replace(spec or ExSpec(dt.acc.ctype, out_ctype=out_ctype), a_col=la.col, b_col=lb.col,
+                                   ld=True)
     compiled = kern.compiled(dt, device, ex=spec)
     limit = device_limits(device).max_grid_y
     if cfg.grid(M, N)[1] > limit:
@@ -390,19 +411,20 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         offs = [sum(i * st[k] for i, (_, st) in zip(index, outer)) for k in range(len(ops))]
         for first in range(0, count, MAX_BATCH_PER_LAUNCH):
             n = min(MAX_BATCH_PER_LAUNCH, count - first)
-            ptrs = [x.data.ptr + (off + first * st) * isz for x, off, st in zip(ops, offs, inner)]
+            ptrs = [x.data.ptr + (off + first * st) * sz for x, off, st, sz in zip(ops, offs, inner, sizes)]
             a_ptr, b_ptr, c_ptr = ptrs[:3]
             # 16-byte vector paths need every matrix of the batch aligned: a misaligned batch
             # stride clears the flag as a misaligned pointer would
             flags = int(_aligned(a_ptr, la.ld, M if la.col else K, sa, n, isz)) | (int(
-                _aligned(b_ptr, lb.ld, K if lb.col else N, sb, n, isz) and _aligned(c_ptr, N, N, sc, n, isz)) << 1)
+                _aligned(b_ptr, lb.ld, K if lb.col else N, sb, n, isz)
+                and _aligned(c_ptr, N, N, sc, n, C.itemsize)) << 1)
             if launch_hook is not None:
                 launch_hook(a_ptr, b_ptr, c_ptr, M, N, K, n)
             if layout_hook is not None:
                 layout_hook(la, lb, spec)
             if spec is None:
                 # C as a cupy array: a split-K config hands it to its reduce kernel, a cupy.RawKernel
-                cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _view(c_ptr, M * N, dt.numpy), M, N,
+                cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _view(c_ptr, M * N, C.dtype), M, N,
                            K, flags, stream)
                 continue
             vals = dict(values)
@@ -413,7 +435,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             if cin is not None:
                 vals.update(cin=ptrs[3], scin=inner[3])
             bound = ExLaunch(compiled, spec, vals, c_ptr, n, sc, cfg.BATCH_AXIS)
-            cfg.launch(bound, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _At(c_ptr, dt.numpy), M, N, K, flags,
+            cfg.launch(bound, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _At(c_ptr, C.dtype), M, N, K, flags,
                        stream)
 
 

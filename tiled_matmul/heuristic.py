@@ -1,7 +1,9 @@
 """A tuning-free pick of strategy and config for a shape: what `strategy="auto"` falls back to
 when no tuning data covers (M, N, K).
 
-A function of its arguments and the GPU's SM count (no I/O). The rules follow H100 measurements against
+A function of its arguments and the GPU's SM count (no I/O). float16 and bfloat16 have their own
+rule, :func:`half_pick` (the tensor-core rungs that compute them); the rest below is float32
+and float64. The rules follow H100 measurements against
 cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_blocked's default
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
@@ -145,6 +147,47 @@ def _tensor_cores_only(M: int, N: int, K: int, sms: int, wgmma: bool) -> tuple[s
     return _wgmma_pick(M, N, K, sms, skinny=True) or ("wgmma", dict(_WG_NARROW))
 
 
+#: the cp.async rung `auto` runs for float16 and bfloat16 wherever wgmma_tma cannot (rows that
+#: are not 16-byte multiples, batches, fused epilogues, other layouts, float32 output)
+HALF_STRATEGIES = ("mma_half",)
+#: mma_half's tile below one wave of 128 x 128 tiles: 64 x 64, 3 blocks per SM
+_HALF_SMALL = dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3)
+
+
+def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) -> tuple[str, dict[str, int]]:
+    """(strategy, params) for a float16 or bfloat16 product.
+
+    wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
+    where `tma` allows it (a plain 2-D product; the caller knows), TMA can address the rows (K and
+    N multiples of 8 elements: 16-byte row strides) and the output fills at least half a wave of
+    its 128 x 256 tiles; else mma_half (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave
+    of them, else 64 x 64 tiles (more blocks for small outputs).
+
+    >>> half_pick(4096, 4096, 4096, "float16", 132)
+    ('wgmma_tma', {})
+    >>> half_pick(4096, 4096, 4096, "float16", 132, tma=False)
+    ('mma_half', {})
+    >>> half_pick(1000, 1000, 1000, "bfloat16", 132)
+    ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
+    """
+    from . import registry  # the registry imports the strategies, which import the config bases
+
+    dt = as_dtype(dtype)
+    tma_entry = registry.STRATEGIES.get("wgmma_tma")
+    if (tma and tma_entry is not None and tma_entry.supports(dt) and K % 8 == 0 and N % 8 == 0
+            and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms):
+        return "wgmma_tma", {}
+    for name in HALF_STRATEGIES:
+        entry = registry.STRATEGIES.get(name)
+        if entry is not None and entry.supports(dt):
+            break
+    else:
+        raise ValueError(f"no registered strategy computes {dt} (tried {', '.join(HALF_STRATEGIES)})")
+    if name == "mma_half":
+        return name, ({} if cdiv(M, 128) * cdiv(N, 128) >= sms else dict(_HALF_SMALL))
+    return name, {}
+
+
 def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" = None,
               precision: str = "auto", wgmma: bool = True, dmma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
@@ -190,10 +233,14 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     ('gemv_ax', {'nt': 1, 'rows': 4, 'unroll': 4})
     >>> recommend(8192, 7, 8192, dtype="float64")
     ('gemv_ax', {'nt': 8, 'rows': 4, 'unroll': 1})
+    >>> recommend(4096, 4096, 4096, "float16")  # 16-bit inputs: half_pick
+    ('wgmma_tma', {})
     >>> recommend(1, 64, 64)  # 4096 elements of B: launch-bound, not a GEMV case
     ('warp_tiled', {'bm': 64, 'bn': 64, 'bk': 16, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 3, 'group_m': 8, 'min_blocks': 4})
     """
     modes = modes_for(check(precision, dtype), dtype, K)
+    if as_dtype(dtype).half:
+        return half_pick(M, N, K, dtype, sms or device_limits().sm_count)
     if "ieee" not in modes:  # a tensor-core mode asked for by name: tensor cores for every shape
         name, params = _tensor_cores_only(M, N, K, sms or device_limits().sm_count, wgmma)
         return name, dict(params, passes=PASSES[modes[0]]) if modes[0] != "tf32x3" else params

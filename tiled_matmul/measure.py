@@ -15,7 +15,8 @@ A measured :class:`Row` (``call(a, b, c)`` computes a @ b) goes through these st
 
 Every row ends as one :class:`Record`. cuBLAS rows (:func:`cublas_row`) run ``cupy.matmul`` with
 CuPy's float32 compute type set explicitly (:func:`cublas_compute_type`): plain FP32 unless the row
-asks for TF32, whatever ``CUPY_TF32`` says.
+asks for TF32, whatever ``CUPY_TF32`` says; float16 with FP32 compute; bfloat16 through
+``cupy.matmul`` where CuPy multiplies it, else ``torch.matmul`` (:func:`bf16_cublas`).
 
 Shapes have one grammar (:func:`parse_shape`): ``4096`` is 4096³, ``3001x2999x3007`` is M×N×K; a list
 of shapes (:func:`parse_shapes`) separates them with commas.
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -33,6 +33,7 @@ from . import accuracy, api
 from . import precision as _precision
 from .compile import get_kernel
 from .configs import Config
+from .numerics import poison
 from .timing import L2Flusher, Timing, host_us_per_call, time_fn
 
 Shape = tuple[int, int, int]
@@ -303,9 +304,10 @@ def auto_row(study: str, request: str = "") -> Row:
                tol=tolerance_for(request), request=request)
 
 
-def cublas_row(study: str, tf32: bool = False, request: str = "") -> Row:
+def cublas_row(study: str, tf32: bool = False, request: str = "", dtype: Any = None) -> Row:
     """``cupy.matmul`` with plain FP32 compute (precision "ieee"), or TF32 ("tf32", validated at
-    :data:`TF32_TOL`); `request` is recorded with it."""
+    :data:`TF32_TOL`); `request` is recorded with it. For a bfloat16 `dtype`, the library
+    :func:`bf16_cublas` names (cuBLAS either way); float16 runs with FP32 compute."""
 
     def call(a, b, c):
         import cupy
@@ -315,23 +317,78 @@ def cublas_row(study: str, tf32: bool = False, request: str = "") -> Row:
     if tf32:
         return Row(study, CUBLAS_TF32, call, None, TF32_TOL, lambda: cublas_compute_type("tf32"),
                    precision="tf32", request=request)
-    return Row(study, CUBLAS, call, context=lambda: cublas_compute_type("fp32"), precision="ieee", request=request)
+    if dtype is not None and str(dtype) == "bfloat16" and bf16_cublas() == "torch.matmul":
+        return Row(study, CUBLAS, _torch_matmul, context=_torch_fp32_reductions, precision="ieee", request=request)
+    half = dtype is not None and str(dtype) == "float16"
+    return Row(study, CUBLAS, call, context=lambda: cublas_compute_type("fp32", "float16" if half else "float32"),
+               precision="ieee", request=request)
+
+
+def bf16_cublas() -> str:
+    """Which library multiplies bfloat16 cupy arrays with cuBLAS here: "cupy.matmul" where CuPy
+    can (tried once, on a 16 x 16 product), else "torch.matmul" (through DLPack), else "none"."""
+    global _BF16
+    if _BF16 is None:
+        import cupy
+        import numpy as np
+
+        from .dtypes import BFLOAT16
+
+        try:
+            x = cupy.asarray(np.ones((16, 16), np.float32).astype(BFLOAT16.numpy))
+            cupy.matmul(x, x)
+            _BF16 = "cupy.matmul"
+        except Exception:
+            try:
+                import torch  # noqa: F401
+
+                _BF16 = "torch.matmul"
+            except ImportError:
+                _BF16 = "none"
+    return _BF16
+
+
+_BF16: "str | None" = None
 
 
 @contextlib.contextmanager
-def cublas_compute_type(kind: str) -> Iterator[str]:
-    """Set CuPy's float32 matmul compute type to ``"fp32"`` (TF32 off) or ``"tf32"`` while inside;
-    restore the previous one after. Yields CuPy's name for the type now in force."""
+def _torch_fp32_reductions() -> Iterator[str]:
+    """torch's bfloat16 GEMMs with FP32 accumulation throughout (its reduced-precision bfloat16
+    reductions off, as in our kernels) while inside."""
+    import torch
+
+    flag = torch.backends.cuda.matmul
+    before = flag.allow_bf16_reduced_precision_reduction
+    flag.allow_bf16_reduced_precision_reduction = False
+    try:
+        yield "torch.matmul, bfloat16 reduced-precision reductions off"
+    finally:
+        flag.allow_bf16_reduced_precision_reduction = before
+
+
+def _torch_matmul(a: Any, b: Any, c: Any) -> None:
+    """c = a @ b by torch.matmul on DLPack views of cupy arrays (cuBLAS, FP32 accumulation)."""
+    import torch
+
+    torch.matmul(torch.from_dlpack(a), torch.from_dlpack(b), out=torch.from_dlpack(c))
+
+
+@contextlib.contextmanager
+def cublas_compute_type(kind: str, dtype: Any = "float32") -> Iterator[str]:
+    """Set CuPy's matmul compute type for `dtype` (float32, or float16) to ``"fp32"`` (for
+    float32: TF32 off) or ``"tf32"`` while inside; restore the previous one after. Yields CuPy's
+    name for the type now in force."""
     import numpy as np
     from cupy._core import _routines_linalg as rl
 
     want = {"fp32": rl.COMPUTE_TYPE_FP32, "tf32": rl.COMPUTE_TYPE_TF32}[kind]
-    before = rl.get_compute_type(np.float32)
-    rl.set_compute_type(np.float32, want)
+    dt = np.dtype(dtype)
+    before = rl.get_compute_type(dt)
+    rl.set_compute_type(dt, want)
     try:
-        yield rl.compute_type_to_str(rl.get_compute_type(np.float32))
+        yield rl.compute_type_to_str(rl.get_compute_type(dt))
     finally:
-        rl.set_compute_type(np.float32, before)
+        rl.set_compute_type(dt, before)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,13 +399,19 @@ def make_inputs(shape: Shape, dtype: str, n_sets: int = 1, seed: "int | None" = 
     every call unless `seed` is given), C uninitialised."""
     import cupy
 
+    from .dtypes import as_dtype
+
     M, N, K = shape
     gen = cupy.random.default_rng(seed)
+    dt = as_dtype(dtype)
 
     def uniform(rows: int, cols: int):
+        if dt.half:  # drawn in float32 and rounded (bfloat16 on the host: ml_dtypes rounds it)
+            x = gen.random((rows, cols), dtype="float32") * 2 - 1
+            return x.astype(dt.numpy) if dt.name == "float16" else cupy.asarray(cupy.asnumpy(x).astype(dt.numpy))
         return (gen.random((rows, cols), dtype=dtype) * 2 - 1).astype(dtype, copy=False)
 
-    return [(uniform(M, K), uniform(K, N), cupy.empty((M, N), dtype=dtype)) for _ in range(n_sets)]
+    return [(uniform(M, K), uniform(K, N), cupy.empty((M, N), dtype=dt.numpy)) for _ in range(n_sets)]
 
 
 def n_input_sets(set_bytes: int, l2_bytes: int, max_sets: int = MAX_INPUT_SETS) -> int:
@@ -438,7 +501,7 @@ def validate(row: Row, sets: Sets) -> Validation:
     result: list[Any] = []
     try:
         with row.context():
-            c.fill(math.nan)
+            poison(c)
             probe = time_fn(lambda i: result.append(row.call(a, b, c)), repeat=1, warmup=0)
             v.report = accuracy.check(c if result[0] is None else result[0], a, b, tol=row.tol)
     except Exception as exc:  # a compile or launch problem: record the row, keep measuring
@@ -490,7 +553,7 @@ def measure(row: Row, sets: Sets, flush: "L2Flusher | None", **plan: Any) -> Rec
 __all__ = [
     "parse_shape", "parse_shapes", "shape_arg", "shapes_arg", "parse_precisions", "precisions_arg", "shape_label", "Record", "Row", "Validation",
     "STATUSES", "OK", "PRUNED", "FAILED", "ERROR", "SKIPPED", "strategy_row", "skipped_row", "auto_row", "cublas_row",
-    "cublas_compute_type", "tolerance_for", "TF32_TOL", "emit_markdown",
+    "cublas_compute_type", "bf16_cublas", "tolerance_for", "TF32_TOL", "emit_markdown",
     "make_inputs", "n_input_sets", "plan_repeats", "validate", "time_validated", "pruned", "measure",
     "config_label", "L2Flusher", "Timing", "time_fn", "host_us_per_call",
 ]

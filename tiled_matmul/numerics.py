@@ -7,7 +7,9 @@ hides a large error on small elements; this does not.
 
 :data:`DATASETS` lists the suite's data (the issue's public list); :data:`KS` its depths. The
 benchmark ``benchmarks/numerics_suite.py`` and the GPU tests run every (mode, data, K) against
-cuBLAS FP32 in the same process. :func:`bound` states each precision mode's componentwise bound.
+cuBLAS FP32 in the same process. :func:`bound` states each precision mode's componentwise bound,
+:func:`half_bound` the bound of float16 and bfloat16 products (FP32 accumulation), and
+:func:`cublas_matmul` is the cuBLAS product to compare with for every dtype.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import numpy as np
 KS = (1, 2, 3, 8, 16, 100, 1024, 65536)
 
 F32_U = 2.0 ** -24  # float32 unit roundoff
+#: unit roundoff (half an ulp of 1, relative) of each result dtype
+UNIT_ROUNDOFF = {"float16": 2.0 ** -11, "bfloat16": 2.0 ** -8, "float32": F32_U, "float64": 2.0 ** -53}
 
 
 def _uniform(rng, shape, lo=-1.0, hi=1.0):
@@ -116,6 +120,17 @@ def componentwise_error(c: Any, a: Any, b: Any, ref: Any = None, den: Any = None
     return float(xp.nan_to_num(err, nan=xp.inf).max())
 
 
+def poison(c: Any) -> Any:
+    """Fill `c` (cupy or numpy, any float dtype) with NaN, through its bits for the 16-bit types
+    (quiet NaN 0x7E00 for float16, 0x7FC0 for bfloat16; no float arithmetic on them), so that
+    an element a kernel does not write stays NaN. Returns `c`."""
+    if c.dtype.itemsize == 2:
+        c.view(np.uint16).fill(0x7FC0 if c.dtype.name == "bfloat16" else 0x7E00)
+    else:
+        c.fill(np.nan)
+    return c
+
+
 def nonfinite_mask(c: Any) -> Any:
     """Where c is NaN (1), +Inf (2) or -Inf (3), else 0: two results propagate Inf and NaN alike
     when their masks are equal."""
@@ -146,6 +161,64 @@ def bound(mode: str, K: int) -> float:
     raise ValueError(f"mode must be 'ieee', 'tf32x3' or 'tf32'; got {mode!r}")
 
 
+def half_bound(dtype: Any, K: int, out_dtype: Any = None) -> float:
+    """The componentwise error bound, ``max |C - AB| / (|A||B|)``, of a float16 or bfloat16
+    product computed on tensor cores with FP32 accumulation (``mma_half``; cuBLAS's half GEMMs
+    work the same way), against the exact float64 product of the 16-bit inputs:
+
+    * the products of 16-bit operands are exact in float32 (11 or 8 significant bits each);
+    * each of the K - 1 sums into the FP32 accumulator errs by at most one float32 ulp of the
+      partial sum (the tensor core may truncate rather than round), <= 2^-23 |A||B| each:
+      (K - 1) 2^-23 in all;
+    * the epilogue rounds once to the result dtype (`out_dtype`, else `dtype`), to nearest:
+      u_out |AB| <= u_out |A||B|, u_out = 2^-11 (float16), 2^-8 (bfloat16), 2^-24 (float32).
+
+    So ``u_out + (K - 1) 2^-23`` (the product of the two first-order terms is below 2^-30 and is
+    covered by using K rather than K - 1). The final rounding dominates a 16-bit result until K
+    reaches about 2^12 (float16) or 2^15 (bfloat16); a float32 result (``out_dtype=float32``)
+    keeps the accumulation error alone. Results that overflow the result dtype become Inf, as in
+    cuBLAS.
+
+    >>> half_bound("float16", 1024) == 2.0 ** -11 + 1024 * 2.0 ** -23
+    True
+    """
+    from .dtypes import as_dtype
+
+    out = as_dtype(dtype if out_dtype is None else out_dtype)
+    return UNIT_ROUNDOFF[out.name] + max(int(K), 1) * 2.0 ** -23
+
+
+def cublas_matmul(a: Any, b: Any, out_dtype: Any = None) -> tuple[Any, str]:
+    """(a @ b by cuBLAS, which library ran it) for cupy arrays of one dtype: ``cupy.matmul``, or,
+    where CuPy has no matmul for the dtype (bfloat16 in some versions), ``torch.matmul`` through
+    DLPack with its reduced-precision bfloat16 reductions off (FP32 accumulation, as ours).
+    With ``out_dtype=float32`` the 16-bit inputs are widened exactly (through the host: CuPy's
+    own casts flush float32 subnormals) and multiplied by cuBLAS SGEMM (TF32 off). Raises
+    RuntimeError when neither library can multiply the dtype."""
+    import cupy
+
+    if out_dtype is not None and np.dtype(out_dtype) == np.float32 and a.dtype != np.float32:
+        f32 = [cupy.asarray(cupy.asnumpy(x).astype(np.float32)) for x in (a, b)]
+        return cupy.matmul(*f32), "cupy.matmul (cuBLAS SGEMM of the widened inputs)"
+    try:
+        return cupy.matmul(a, b), "cupy.matmul (cuBLAS)"
+    except Exception as exc:  # CuPy without a matmul for this dtype
+        cupy_error = f"{type(exc).__name__}: {exc}"
+    try:
+        import torch
+    except ImportError:
+        raise RuntimeError(f"cupy.matmul cannot multiply {a.dtype} ({cupy_error}) and torch is not "
+                           "installed") from None
+    flag = torch.backends.cuda.matmul
+    saved = flag.allow_bf16_reduced_precision_reduction
+    flag.allow_bf16_reduced_precision_reduction = False
+    try:
+        c = torch.matmul(torch.from_dlpack(a), torch.from_dlpack(b))
+    finally:
+        flag.allow_bf16_reduced_precision_reduction = saved
+    return cupy.from_dlpack(c), f"torch.matmul (cuBLAS; cupy.matmul: {cupy_error})"
+
+
 def _xp(x: Any):
     if isinstance(x, np.ndarray):
         return np
@@ -154,4 +227,5 @@ def _xp(x: Any):
     return cupy
 
 
-__all__ = ["KS", "DATASETS", "shape_for", "make", "device_case", "exact64", "componentwise_error", "nonfinite_mask", "bound"]
+__all__ = ["KS", "DATASETS", "UNIT_ROUNDOFF", "shape_for", "make", "device_case", "exact64", "componentwise_error",
+           "nonfinite_mask", "poison", "bound", "half_bound", "cublas_matmul"]

@@ -135,6 +135,14 @@ def _dlpack_operand(obj: Any, name: str, cupy: Any) -> Operand:
                         f"expected {ACCEPTED}") from None
 
 
+def _opaque(cai: dict) -> bool:
+    """Whether an interface dict's typestr names raw records ("V") rather than numbers."""
+    try:
+        return np.dtype(cai.get("typestr")).kind == "V" and np.dtype(cai.get("typestr")).name.startswith("void")
+    except TypeError:
+        return False
+
+
 def describe(obj: Any, name: str) -> Operand:
     """An Operand for `obj`, or TypeError naming what was given and what is allowed."""
     try:
@@ -153,7 +161,13 @@ def describe(obj: Any, name: str) -> Operand:
         # which getattr turns into None, for CPU tensors).
         cai = getattr(obj, "__cuda_array_interface__", None)
     except Exception as exc:
+        if hasattr(obj, "__dlpack__"):  # e.g. a dtype the interface cannot name (older torch, bfloat16)
+            return _dlpack_operand(obj, name, cupy)
         raise TypeError(f"{name}: reading __cuda_array_interface__ of {type(obj).__name__} failed ({exc})") from None
+    if isinstance(cai, dict) and _opaque(cai) and hasattr(obj, "__dlpack__"):
+        # bfloat16 has no typestr of its own ("<V2", raw 2-byte records, is what torch reports):
+        # DLPack names it (kDLBfloat), so import through DLPack, still zero-copy
+        return _dlpack_operand(obj, name, cupy)
     if isinstance(cai, dict):
         if cai.get("mask") is not None:
             raise TypeError(f"{name} is a masked array (__cuda_array_interface__ has a mask); "
@@ -185,7 +199,7 @@ def check_operands(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "
             raise TypeError(f"{name} has dtype {op.dtype.name}; supported dtypes are {', '.join(DTYPES)}")
     if da.dtype != db.dtype:
         raise TypeError(f"a and b have different dtypes ({da.dtype.name} and {db.dtype.name}); "
-                        f"cast one so both are float32 or both float64")
+                        f"cast one so both have one of {', '.join(DTYPES)}")
     if da.shape[1] != db.shape[0]:
         raise ValueError(f"inner dimensions differ: a is {da.shape} and b is {db.shape}; "
                          f"a.shape[1] must equal b.shape[0]")

@@ -14,7 +14,8 @@ and ieee below, where tf32x3's 22-bit operands show against FFMA's 24 (at K = 1 
 error is ~2^-21 against ~2^-24; as K grows FFMA's summation error grows and tf32x3's
 representation error averages out: on the H100 tf32x3 is within 1.4x of cuBLAS from K = 8 on
 uniform data, and within 2x from K = 16, 1.32x at K = 100, where one product dominates each sum).
-float64 has one mode, ieee ("auto" means it).
+float64 has one mode, ieee ("auto" means it), and so do float16 and bfloat16: their products are
+exact in float32 and sum in the tensor cores' FP32 accumulators, with no TF32 step to choose.
 
 The process default is ``"auto"``, or the ``TILED_MATMUL_PRECISION`` environment variable (read
 once, at import), or what :func:`set_precision` set last. ``TILED_MATMUL_TENSOR_CORES=0``, the
@@ -27,7 +28,7 @@ import os
 import warnings
 from typing import Any
 
-from .dtypes import FLOAT64, DType, as_dtype
+from .dtypes import FLOAT32, FLOAT64, DType, as_dtype
 
 #: the modes a kernel computes in
 MODES = ("ieee", "tf32x3", "tf32")
@@ -62,6 +63,9 @@ def check(precision: Any, dtype: Any = None) -> str:
     if dtype is not None and as_dtype(dtype) == FLOAT64 and precision not in FLOAT64_REQUESTS:
         raise ValueError(f"float64 products take precision 'auto' or 'ieee' (FP64 FMAs and FP64 tensor "
                          f"cores are IEEE float64); got {precision!r}")
+    if dtype is not None and as_dtype(dtype).half and precision not in FLOAT64_REQUESTS:
+        raise ValueError(f"{as_dtype(dtype)} products take precision 'auto' or 'ieee' (16-bit operands multiply "
+                         f"exactly on the tensor cores, into FP32 sums; TF32 modes are for float32); got {precision!r}")
     return precision
 
 
@@ -101,17 +105,18 @@ def set_precision(precision: "str | None") -> str:
 
 def resolve(precision: "str | None", dtype: Any) -> str:
     """The request a call makes: `precision` checked against `dtype`, or when None the process
-    default, which governs float32 ("tf32" as the default leaves float64 calls on "auto")."""
+    default, which governs float32 ("tf32" as the default leaves float64 and 16-bit calls on
+    "auto")."""
     if precision is None:
         default = get_precision()
-        return default if as_dtype(dtype) != FLOAT64 or default in FLOAT64_REQUESTS else "auto"
+        return default if as_dtype(dtype) == FLOAT32 or default in FLOAT64_REQUESTS else "auto"
     return check(precision, dtype)
 
 
 def modes_for(request: str, dtype: Any, K: int) -> tuple[str, ...]:
     """The modes `request` allows for a float `dtype` product of depth K, in order of preference."""
     dt: DType = as_dtype(dtype)
-    if dt == FLOAT64:
+    if dt != FLOAT32:  # float64, float16, bfloat16: one mode
         return ("ieee",)
     if request == "auto":
         return ("tf32x3", "ieee") if K >= TF32X3_MIN_K else ("ieee",)

@@ -77,7 +77,9 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
         VEC_T=dt.vec_ctype,
         DTYPE=dt.name,
         PARAMS=", ".join(f"{k}={v}" for k, v in config.params().items()),
-        CT=dt.ctype,
+        CT=dt.acc.ctype,  # what the epilogue computes in: float for the 16-bit types
+        # C's element: the input type, or the type ExSpec.out_ctype asks for (float32 from half inputs)
+        OUT_T=ex.out_ctype if ex is not None and ex.out_ctype else dt.ctype,
         **render_vars(ex, config.BATCH_AXIS),
     )
     env = environment()
@@ -87,9 +89,11 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
         # the epilogue's definition names tm_epilogue once; a template with hooks calls it too
         missing = [what for what, needed, found in (("an epilogue", ex.epilogue, source.count("tm_epilogue(") > 1),
                                                      ("batches", ex.batched, "tm_batch" in source),
-                                                     ("operand layouts", ex.ld, "ex.lda" in source))
+                                                     ("operand layouts", ex.ld, "ex.lda" in source),
+                                                     (f"a {ex.out_ctype} C", bool(ex.out_ctype), "tm_out_t" in source))
                    if needed and not found]
         if missing:
             raise ValueError(f"strategy {entry.name!r}: its template has no hooks for {' or '.join(missing)} "
-                             "(EPI, EX_PARAMS, EX_PROLOGUE: see kernels/_epilogue.cuh.j2); pick another strategy")
+                             "(EPI, EX_PARAMS, EX_PROLOGUE: see kernels/_epilogue.cuh.j2; C of type OUT_T, named "
+                             "tm_out_t); pick another strategy")
     return source

@@ -117,8 +117,12 @@ def ladder_table(result: "BenchResult"):
 
     reqs = _requests(result)
     several = len(reqs) > 1
-    if result.meta.get("dtype", "float32") != "float32":
-        ref = "float64"
+    dtypes = str(result.meta.get("dtype", "float32")).split(",")
+    by_dtype = len(dtypes) > 1  # a block per dtype at each shape, the dtype beside the shape
+    if by_dtype:
+        ref = "the same dtype" + ("; float32 TF32 off" if "float32" in dtypes else "")
+    elif dtypes[0] != "float32":
+        ref = dtypes[0]
     elif "tf32" in reqs:
         ref = "TF32 off; TF32 on for precision tf32" if several else "TF32 on"
     else:
@@ -136,10 +140,12 @@ def ladder_table(result: "BenchResult"):
         t.add_column(col, justify=just, no_wrap=col != "config")
     last = None
     for r in result.ladder():
-        if last is not None and (r.shape != last[0] or (several and r.request != last[1])):
+        if last is not None and (r.shape != last[0] or (several and r.request != last[1]) or r.dtype != last[2]):
             t.add_section()
         shape = shape_label(r.shape) if last is None or r.shape != last[0] else ""
-        last = (r.shape, r.request)
+        if by_dtype and (last is None or (r.shape, r.dtype) != (last[0], last[2])):
+            shape = f"{shape_label(r.shape)} {r.dtype}"
+        last = (r.shape, r.request, r.dtype)
         lead = [shape, r.strategy, r.config, _mode(r)] + ([r.request or "–"] if several else [])
         if r.ok:
             t.add_row(*lead, _ms(r.median_ms), _ms(r.iqr_ms), _fmt(r.tflops, ".2f"),

@@ -3,9 +3,10 @@
 :func:`resolve` turns two operand shapes and dtypes into a :class:`Product`: M, N, K, the
 broadcast batch shape, which operands were 1-D (numpy promotes a 1-D `a` to a row, a 1-D `b` to a
 column, and removes the added axis from the result), the result dtype (numpy's promotion among
-float16, float32 and float64) and the result's shape. :func:`check_call` describes the caller's
-objects (:func:`tiled_matmul.operands.describe`), resolves them and checks `out` as numpy does,
-raising TypeError/ValueError that say what was given and what is allowed. Nothing here needs a GPU.
+float16, bfloat16, float32 and float64; float32 when ``out_dtype=float32`` asks for it) and the
+result's shape. :func:`check_call` describes the caller's objects
+(:func:`tiled_matmul.operands.describe`), resolves them and checks `out` as numpy does, raising
+TypeError/ValueError that say what was given and what is allowed. Nothing here needs a GPU.
 
 >>> p = resolve((2, 1, 3, 4), (5, 4, 6), np.dtype("float32"), np.dtype("float64"))
 >>> p.batch, (p.M, p.N, p.K), p.dtype, p.out_shape
@@ -22,8 +23,9 @@ import numpy as np
 from .dtypes import BY_CHAR, DType
 from .operands import MAX_DIM, Operand, describe
 
-#: input dtypes numpy's promotion may mix (the kernels compute float32 and float64)
-INPUT_DTYPES = ("float16", "float32", "float64")
+#: input dtypes numpy's promotion may mix (the kernels compute all four; the 16-bit ones on
+#: tensor cores with float32 accumulation)
+INPUT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,14 @@ class Product:
     a_vector: bool  # a was 1-D (K,): a row, its axis removed from the result
     b_vector: bool  # b was 1-D (K,): a column, its axis removed from the result
     dtype: DType
+    #: C's dtype when the caller asked for one other than `dtype` (float32 from 16-bit inputs,
+    #: ``out_dtype=float32``), else None
+    out_dtype: "DType | None" = None
+
+    @property
+    def c_dtype(self) -> DType:
+        """The result's dtype: `out_dtype` if set, else the product's own (numpy's promotion)."""
+        return self.out_dtype or self.dtype
 
     @property
     def out_shape(self) -> tuple[int, ...]:
@@ -55,32 +65,75 @@ class Product:
 
 
 def check_dtype(dtype: np.dtype, name: str) -> None:
-    """TypeError unless `dtype` is one numpy's promotion may take here (float16/32/64)."""
+    """TypeError unless `dtype` is one numpy's promotion may take here (float16, bfloat16,
+    float32, float64)."""
     if np.dtype(dtype).name not in INPUT_DTYPES:
-        raise TypeError(f"{name} has dtype {np.dtype(dtype).name}; supported dtypes are float32, float64 (float16 "
-                        "is accepted where it promotes to one of them); integer, bool and complex arrays are not "
-                        f"supported: cast with {name}.astype(numpy.float32)")
+        raise TypeError(f"{name} has dtype {np.dtype(dtype).name}; supported dtypes are {', '.join(INPUT_DTYPES)}; "
+                        "integer, bool and complex arrays are not supported: cast with "
+                        f"{name}.astype(numpy.float32)")
+
+
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """numpy's promotion of two supported float dtypes (``numpy.result_type``), and float32 for
+    bfloat16 with float16, which numpy cannot promote (ml_dtypes registers no common type;
+    ``numpy.matmul`` of the two gives float32, the narrowest type holding both exactly)."""
+    a, b = np.dtype(a), np.dtype(b)
+    if {a.name, b.name} == {"bfloat16", "float16"}:
+        return np.dtype(np.float32)
+    return np.result_type(a, b)
 
 
 def result_dtype(a: np.dtype, b: np.dtype) -> DType:
-    """numpy's result dtype for a @ b among float16/32/64, as a kernel dtype; TypeError for a
-    float16 result (no float16 kernels yet) and for dtypes outside those three."""
+    """numpy's result dtype for a @ b among float16, bfloat16, float32 and float64 (see
+    :func:`promote`), as a kernel dtype; TypeError for any other dtype.
+
+    >>> result_dtype(np.dtype("float16"), np.dtype("float32"))
+    DType('float32')
+    """
     check_dtype(a, "a")
     check_dtype(b, "b")
-    rt = np.promote_types(a, b)
-    if rt == np.float16:
-        raise TypeError("a and b have dtype float16, so the result would be float16, and float16 kernels are not "
-                        "available yet; cast one operand to float32 (the other is then promoted to it)")
-    return BY_CHAR[rt.char]
+    return BY_CHAR[promote(a, b).char]
 
 
-def resolve(a_shape: tuple[int, ...], b_shape: tuple[int, ...], a_dtype: Any, b_dtype: Any) -> Product:
-    """The :class:`Product` of ``numpy.matmul`` for operands of these shapes and dtypes.
+def check_out_dtype(out_dtype: Any) -> "DType | None":
+    """`out_dtype` checked: None (the result in numpy's result dtype) or float32 (float32 results
+    from float16/bfloat16 inputs, accumulated and rounded once in float32). TypeError for what is
+    not a dtype, ValueError for any other dtype."""
+    if out_dtype is None:
+        return None
+    try:
+        name = np.dtype(out_dtype).name
+    except TypeError:
+        name = "bfloat16" if str(out_dtype) in ("bfloat16", "torch.bfloat16") else None
+    if name is None:
+        raise TypeError(f"out_dtype must be None or float32 (a dtype); got {type(out_dtype).__name__} {out_dtype!r}")
+    if name != "float32":
+        raise ValueError(f"out_dtype must be None (the result in the inputs' dtype, numpy's promotion) or float32 "
+                         f"(a float32 result from float16/bfloat16 inputs); got {name}")
+    return BY_CHAR["f"]
+
+
+def _out_dtype(dt: DType, out_dtype: "DType | None") -> "DType | None":
+    """Product.out_dtype for a product of `dt` under the checked request `out_dtype`."""
+    if out_dtype is None or out_dtype == dt:
+        return None
+    if dt.itemsize == 8:
+        raise ValueError(f"out_dtype=float32 asks for a float32 result, but the inputs make a {dt} product "
+                         "(numpy's promotion); cast the inputs to float32 or leave out_dtype unset")
+    return out_dtype
+
+
+def resolve(a_shape: tuple[int, ...], b_shape: tuple[int, ...], a_dtype: Any, b_dtype: Any,
+            out_dtype: "DType | None" = None) -> Product:
+    """The :class:`Product` of ``numpy.matmul`` for operands of these shapes and dtypes, its
+    result in `out_dtype` (checked by :func:`check_out_dtype`) when that is given.
 
     Raises ValueError for 0-d operands, mismatched inner dimensions and batch shapes that do not
-    broadcast (numpy's rules), and TypeError for dtypes (see :func:`result_dtype`).
+    broadcast (numpy's rules), and TypeError for dtypes (see :func:`result_dtype`); ValueError for
+    ``out_dtype=float32`` on a float64 product.
     """
     dt = result_dtype(np.dtype(a_dtype), np.dtype(b_dtype))
+    odt = _out_dtype(dt, out_dtype)
     for shape, name in ((a_shape, "a"), (b_shape, "b")):
         if len(shape) == 0:
             raise ValueError(f"{name} is 0-d (a scalar); matmul needs arrays of at least 1 dimension "
@@ -103,7 +156,7 @@ def resolve(a_shape: tuple[int, ...], b_shape: tuple[int, ...], a_dtype: Any, b_
         if value > MAX_DIM:
             raise ValueError(f"{dim} = {value} is over {MAX_DIM} (2**31 - 1), the largest dimension the "
                              "kernels index; split the product into blocks")
-    return Product(int(M), int(N), int(K), batch, a_vec, b_vec, dt)
+    return Product(int(M), int(N), int(K), batch, a_vec, b_vec, dt, odt)
 
 
 @dataclass(frozen=True)
@@ -200,9 +253,12 @@ def check_out(p: Product, dout: Operand, inputs: Iterable[tuple[Operand, str]], 
         raise TypeError(f"out must be {kind} like the inputs; got {dout.kind}")
     if dout.shape != p.out_shape:
         raise ValueError(f"out has shape {dout.shape}; a @ b needs shape {p.out_shape}")
-    if dout.dtype != p.dtype.numpy:
-        raise TypeError(f"out has dtype {dout.dtype.name}; the result dtype is {p.dtype} (numpy's promotion "
-                        "of the inputs' dtypes): pass an out of that dtype")
+    if dout.dtype != p.c_dtype.numpy:
+        hint = (" (or out_dtype=float32 for a float32 out)" if p.dtype.half and p.out_dtype is None
+                and dout.dtype.name == "float32" else "")
+        why = "out_dtype" if p.out_dtype is not None else "numpy's promotion of the inputs' dtypes"
+        raise TypeError(f"out has dtype {dout.dtype.name}; the result dtype is {p.c_dtype} ({why}): pass an out "
+                        f"of that dtype{hint}")
     if not dout.writable:
         raise ValueError("out is read-only; pass a writable array")
     if not host and dout.device != device:
@@ -213,11 +269,13 @@ def check_out(p: Product, dout: Operand, inputs: Iterable[tuple[Operand, str]], 
                              + (" (c itself may be out, for an in-place accumulate)" if may_alias is not None else ""))
 
 
-def check_call(a: Any, b: Any, out: Any = None) -> tuple[Operand, Operand, "Operand | None", Product]:
-    """Describe and check ``matmul(a, b, out=out)`` from metadata: (a, b, out, product).
-    Raises TypeError/ValueError; writes nothing."""
+def check_call(a: Any, b: Any, out: Any = None, out_dtype: Any = None
+               ) -> tuple[Operand, Operand, "Operand | None", Product]:
+    """Describe and check ``matmul(a, b, out=out, out_dtype=out_dtype)`` from metadata: (a, b,
+    out, product). Raises TypeError/ValueError; writes nothing."""
+    odt = check_out_dtype(out_dtype)
     da, db = describe(a, "a"), describe(b, "b")
-    p = resolve(da.shape, db.shape, da.dtype, db.dtype)
+    p = resolve(da.shape, db.shape, da.dtype, db.dtype, odt)
     check_side(da, db)
     dout = None
     if out is not None:
@@ -235,5 +293,6 @@ def check_side(da: Operand, db: Operand) -> None:
         raise ValueError(f"a is on device {da.device} and b on device {db.device}; move them to one device first")
 
 
-__all__ = ["Product", "Layout", "operand_layout", "is_plain", "layout_copies", "INPUT_DTYPES", "resolve", "result_dtype", "check_dtype", "check_out", "check_call",
+__all__ = ["Product", "Layout", "operand_layout", "is_plain", "layout_copies", "INPUT_DTYPES", "resolve", "result_dtype",
+           "promote", "check_dtype", "check_out_dtype", "check_out", "check_call",
            "check_side", "same_array"]

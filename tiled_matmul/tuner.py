@@ -193,8 +193,8 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
         result = TuneResult((M, N, K), dt, ident.name, ident.cc, tunedb.bucket(M, N, K, dt, request), None,
                             precision=request)
         if cublas:
-            result.cublas_ms = measure(cublas_row(TUNE, tf32=request == "tf32", request=request), sets, flush,
-                                       **plan).median_ms
+            result.cublas_ms = measure(cublas_row(TUNE, tf32=request == "tf32", request=request, dtype=dt), sets,
+                                       flush, **plan).median_ms
         bar = report.Progress(f"tune {M}x{N}x{K} {dt}", transient=False) if progress else None
         best: "Record | None" = None
         try:
@@ -328,8 +328,8 @@ def add_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the `tune` options to `p` (shared by ``tiled-matmul tune`` and ``python -m tiled_matmul.tuner``)."""
     p.add_argument("--sizes", "-s", nargs="+", type=shape_arg, required=True, metavar="SIZE",
                    help="shapes to tune: N (for N^3) or MxNxK, e.g. 4096 3001x2999x3007")
-    p.add_argument("--dtype", "-d", nargs="+", default=["float32"], choices=["float32", "float64"],
-                   help="dtype(s) to tune (default float32)")
+    p.add_argument("--dtype", "-d", nargs="+", default=["float32"],
+                   choices=["float32", "float64", "float16", "bfloat16"], help="dtype(s) to tune (default float32)")
     p.add_argument("--strategies", type=_strategy_list, default=None, metavar="A,B",
                    help="comma-separated strategies to search (default: every tunable one)")
     p.add_argument("--precision", type=precisions_arg, default=None, metavar="P,Q",

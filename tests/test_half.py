@@ -1,0 +1,283 @@
+"""float16 and bfloat16 without a GPU: dtypes accepted and refused, numpy's promotion, out_dtype,
+the mma_half rung's rules, rendering and nvcc compilation (sm_90a, no spills), auto's pick, the
+bounds, and bench's --dtype list."""
+
+from __future__ import annotations
+
+import itertools
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import bench, heuristic, numerics
+from tiled_matmul.cli import build_parser
+from tiled_matmul.dtypes import BFLOAT16, BY_CHAR, DTYPES, FLOAT16, FLOAT32, as_dtype
+from tiled_matmul.epilogue import ExSpec
+from tiled_matmul.ptxas import _report, nvcc_path
+from tiled_matmul.render import kernel_name, render
+from tiled_matmul.semantics import check_out_dtype, promote, resolve
+
+from .conftest import HAS_GPU, HAS_NVCC
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+FLOATS = [np.dtype(np.float16), BF16, np.dtype(np.float32), np.dtype(np.float64)]
+MMA = tm.STRATEGIES["mma_half"]
+
+
+def arr(shape, dtype, value=1.0):
+    return np.full(shape, value, dtype=np.float32).astype(dtype)
+
+
+def no_gpu_launch(fn, *args, **kwargs):
+    """A valid call: it reaches the launch, which needs a GPU (covered by tests/test_gpu_half.py)."""
+    if HAS_GPU:
+        pytest.skip("valid call: covered by the GPU tests")
+    with pytest.raises(RuntimeError, match="needs a CUDA device"):
+        fn(*args, **kwargs)
+
+
+# -- dtypes ---------------------------------------------------------------------------------------
+def test_half_dtypes_are_known_by_name_and_char():
+    assert DTYPES["float16"] is FLOAT16 and DTYPES["bfloat16"] is BFLOAT16
+    assert BY_CHAR["e"] is FLOAT16 and BY_CHAR["E"] is BFLOAT16 and BF16.char == "E"
+    for spelling in (np.float16, "float16", np.dtype("float16")):
+        assert as_dtype(spelling) is FLOAT16
+    for spelling in (ml_dtypes.bfloat16, BF16, "bfloat16"):
+        assert as_dtype(spelling) is BFLOAT16
+    assert FLOAT16.half and BFLOAT16.half and not FLOAT32.half
+    assert FLOAT16.acc is FLOAT32 and BFLOAT16.acc is FLOAT32 and FLOAT32.acc is FLOAT32
+
+
+def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
+    half = [n for n, e in tm.STRATEGIES.items() if e.supports("float16") or e.supports("bfloat16")]
+    assert "mma_half" in half
+    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma"}, "a half rung auto cannot pick: teach half_pick"
+    # auto reaches both: wgmma_tma for a large plain product, mma_half where TMA cannot address rows
+    assert heuristic.half_pick(4096, 4096, 4096, "float16", 132)[0] == "wgmma_tma"
+    assert heuristic.half_pick(4096, 4095, 4096, "float16", 132)[0] == "mma_half"
+    assert heuristic.half_pick(4096, 4096, 4096, "bfloat16", 132, tma=False)[0] == "mma_half"
+    for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
+        assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")
+    assert MMA.config_cls.SUPPORTED_DTYPES == ("float16", "bfloat16") and MMA.default_dtype == "float16"
+
+
+@pytest.mark.parametrize("da,db", list(itertools.product(FLOATS, FLOATS)), ids=lambda d: d.name)
+def test_promotion_follows_numpy(da, db):
+    p = resolve((3, 4), (4, 5), da, db)
+    if {da.name, db.name} == {"float16", "bfloat16"}:  # numpy has no common type; matmul gives float32
+        assert p.dtype == "float32"
+        assert np.matmul(np.ones((1, 1), da), np.ones((1, 1), db)).dtype == np.float32
+    else:
+        assert p.dtype.numpy == np.result_type(da, db)
+    assert promote(da, db) == p.dtype.numpy and p.c_dtype is p.dtype and p.out_dtype is None
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "bool", "complex64", "complex128"])
+def test_other_dtypes_name_the_allowed_ones(dtype):
+    half = arr((2, 3), np.float16)
+    with pytest.raises(TypeError, match=f"a has dtype {dtype}; supported dtypes are float32, float64, float16, "
+                                        "bfloat16"):
+        tm.matmul(np.zeros((2, 3), dtype), arr((3, 2), np.float16))
+    with pytest.raises(TypeError, match=f"b has dtype {dtype}"):
+        tm.matmul(half, np.zeros((3, 2), dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, BF16])
+def test_half_products_pass_every_check(dtype):
+    no_gpu_launch(tm.matmul, arr((5, 7), dtype), arr((7, 3), dtype))
+    no_gpu_launch(tm.matmul, arr((5, 7), dtype), arr((7, 3), dtype), out_dtype=np.float32)
+    no_gpu_launch(tm.matmul, arr((5, 7), dtype), arr((7, 3), dtype), "mma_half", bm=64, bn=64, wm=32, wn=32)
+    no_gpu_launch(tm.matmul, arr((2, 5, 7), dtype), arr((7, 3), dtype))  # batched
+    no_gpu_launch(tm.gemm, arr((5, 7), dtype), arr((7, 3), dtype), bias=np.ones(3, np.float32), activation="relu")
+    no_gpu_launch(tm.matmul, arr((5, 7), dtype), arr((7, 3), np.float32))  # promoted to float32
+
+
+def test_a_strategy_without_half_says_which_have_it():
+    with pytest.raises(ValueError, match="naive computes float32, float64 only, got bfloat16; strategies for "
+                                         "bfloat16: mma_half"):
+        tm.matmul(arr((5, 7), BF16), arr((7, 3), BF16), "naive")
+    with pytest.raises(ValueError, match="mma_half computes float16, bfloat16 only, got float32"):
+        tm.source("mma_half", dtype="float32")
+
+
+@pytest.mark.parametrize("precision", ["tf32", "tf32x3"])
+def test_tf32_modes_are_for_float32_only(precision):
+    with pytest.raises(ValueError, match="float16 products take precision 'auto' or 'ieee'"):
+        tm.matmul(arr((5, 7), np.float16), arr((7, 3), np.float16), precision=precision)
+    with pytest.raises(ValueError, match="computes precision 'ieee' only"):
+        tm.kernel("mma_half", precision=precision)
+
+
+# -- out_dtype ------------------------------------------------------------------------------------
+def test_out_dtype_values():
+    assert check_out_dtype(None) is None
+    for f32 in (np.float32, "float32", np.dtype("float32")):
+        assert check_out_dtype(f32) is FLOAT32
+    for bad in (np.float16, "bfloat16", np.float64, np.int32, "complex64"):
+        with pytest.raises(ValueError, match="out_dtype must be None .* or float32"):
+            check_out_dtype(bad)
+    for bad in (3, object(), "nonsense"):
+        with pytest.raises(TypeError, match="out_dtype must be None or float32"):
+            check_out_dtype(bad)
+
+
+@pytest.mark.parametrize("call", ["matmul", "gemm", "kernel"])
+def test_out_dtype_errors_leave_out_untouched(call):
+    a, b = arr((4, 6), np.float16), arr((6, 5), np.float16)
+    out = np.full((4, 5), 7.0, np.float32)
+    run = {"matmul": lambda **kw: tm.matmul(a, b, **kw), "gemm": lambda **kw: tm.gemm(a, b, **kw),
+           "kernel": lambda **kw: tm.kernel("mma_half")(a, b, **kw)}[call]
+    with pytest.raises(ValueError, match="out_dtype must be None"):
+        run(out=out, out_dtype=np.float16)
+    with pytest.raises(TypeError, match="out_dtype must be None or float32"):
+        run(out=out, out_dtype=1.5)
+    with pytest.raises(TypeError, match="out has dtype float32; the result dtype is float16 .*out_dtype=float32"):
+        run(out=out)  # a float32 out without out_dtype
+    with pytest.raises(TypeError, match=r"out has dtype float16; the result dtype is float32 \(out_dtype\)"):
+        run(out=np.zeros((4, 5), np.float16), out_dtype=np.float32)
+    assert (out == 7.0).all()
+    no_gpu_launch(run, out=out, out_dtype=np.float32)
+
+
+def test_out_dtype_float32_on_a_float64_product_is_refused():
+    with pytest.raises(ValueError, match="inputs make a float64 product"):
+        tm.matmul(np.ones((2, 3)), np.ones((3, 2)), out_dtype=np.float32)
+    p = resolve((2, 3), (3, 4), np.dtype("float32"), np.dtype("float32"), FLOAT32)
+    assert p.out_dtype is None  # float32 asked of a float32 product: nothing to do
+    p = resolve((2, 3), (3, 4), BF16, BF16, FLOAT32)
+    assert (p.dtype, p.out_dtype, p.c_dtype) == ("bfloat16", "float32", "float32")
+
+
+def test_errors_write_nothing():
+    out = np.full((4, 5), 3.0, np.float16)
+    for bad in (dict(b=np.ones((6, 5), np.int32)), dict(b=np.ones((7, 5), np.float16)), dict(out_dtype="float64")):
+        kw = dict(b=arr((6, 5), np.float16), out=out)
+        kw.update(bad)
+        with pytest.raises((TypeError, ValueError)):
+            tm.matmul(arr((4, 6), np.float16), **kw)
+    assert (out == 3.0).all()
+
+
+def test_extra_epilogue_arrays_stay_32_or_64_bit():
+    with pytest.raises(TypeError, match="s has dtype float16; extra arrays may be"):
+        tm.gemm(arr((2, 3), np.float16), arr((3, 4), np.float16), epilogue="acc * s[j]", s=np.ones(4, np.float16))
+
+
+class _Cai:
+    """A device array seen only through __cuda_array_interface__ (no DLPack)."""
+
+    def __init__(self, typestr):
+        self.__cuda_array_interface__ = dict(shape=(2, 2), typestr=typestr, data=(0, False), version=2,
+                                             strides=None)
+
+
+def test_opaque_two_byte_interface_without_dlpack_is_refused():
+    # bfloat16's typestr is "<V2" (raw records): without DLPack there is no telling what it holds
+    with pytest.raises(TypeError, match="a has dtype void16; supported dtypes are"):
+        tm.matmul(_Cai("<V2"), _Cai("<V2"))
+
+
+# -- the mma_half rung ----------------------------------------------------------------------------
+def test_mma_half_rules():
+    cfg = MMA.default
+    assert cfg.validate(dtype="float16") is cfg and cfg.validate(dtype="bfloat16") is cfg
+    assert cfg.block() == (256, 1, 1) and cfg.grid(1000, 300) == (8 * 3, 1, 1)
+    assert cfg.smem_bytes("bfloat16") == 4 * (128 * 40 + 32 * 136) * 2
+    for bad, needle in ((dict(wn=8), "wn \\(8\\) must be a multiple of 16"), (dict(bk=8), "bk \\(8\\) must be a multiple of 16"),
+                        (dict(wm=8, bm=64), "wm \\(8\\) must be a multiple of 16"),
+                        (dict(bm=256, bn=256, wm=128, wn=128), "accumulators per thread")):
+        with pytest.raises(ValueError, match=needle):
+            MMA.make_config(**bad).validate(dtype="float16")
+    for cfg in MMA.configs:
+        cfg.validate(dtype="float16")
+        cfg.validate(dtype="bfloat16")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_mma_half_renders_its_mma_and_out_type(dtype):
+    mma = "bf16" if dtype == "bfloat16" else "f16"
+    src = render(MMA, MMA.default, dtype)
+    assert f"mma.sync.aligned.m16n8k16.row.col.f32.{mma}.{mma}.f32" in src
+    assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in src
+    assert "typedef unsigned short tm_out_t;" in src and f"cvt.rn.{mma}x2.f32" in src
+    assert kernel_name("mma_half", MMA.default, dtype) in src
+    f32 = render(MMA, MMA.default, dtype, ExSpec("float", out_ctype="float"))
+    assert "typedef float tm_out_t;" in f32 and "cvt.rn.f" not in f32 and "cvt.rn.b" not in f32
+    with pytest.raises(ValueError, match="no hooks for a float C"):
+        render(tm.STRATEGIES["naive"], tm.STRATEGIES["naive"].default, "float32", ExSpec("float", out_ctype="float"))
+
+
+EXTRAS = {
+    "plain": None,
+    "out_f32": ExSpec("float", out_ctype="float"),
+    "bias_relu": ExSpec("float", bias=1, activation="relu"),
+    "batched_all_out_f32": ExSpec("float", batched=True, alpha=True, beta=True, bias=0, activation="gelu",
+                                  out_ctype="float"),
+}
+NVCC_CASES = [(c, dt, "plain") for c in MMA.configs for dt in ("float16", "bfloat16")]
+NVCC_CASES += [(MMA.default, dt, ex) for dt in ("float16", "bfloat16") for ex in EXTRAS if ex != "plain"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg,dtype,extra", NVCC_CASES, ids=[f"{c.tag()}-{d}-{e}" for c, d, e in NVCC_CASES])
+def test_mma_half_compiles_for_sm90a_without_spills(cfg, dtype, extra):
+    name = kernel_name("mma_half", cfg, dtype)
+    rep = _report(nvcc_path(), render(MMA, cfg, dtype, EXTRAS[extra]), "sm_90a", name, f"mma_half {cfg.tag()} {dtype}")
+    assert name in rep.log and rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+
+
+# -- auto, bounds, bench ----------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_auto_picks_a_half_rung(dtype):
+    for shape in ((4096, 4096, 4096), (1, 4096, 4096), (3001, 2999, 3007), (7, 7, 7)):
+        name, params = heuristic.recommend(*shape, dtype)
+        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma"}
+        tm.STRATEGIES[name].make_config(**params).validate(dtype=dtype)
+    # TMA needs 16-byte row strides (N, K multiples of 8) and a large output; else mma_half
+    assert heuristic.recommend(3001, 2999, 3007, dtype)[0] == "mma_half"
+    choice = tm.kernel("auto").resolve(4096, 4096, 4096, dtype)
+    assert choice.strategy == "wgmma_tma" and choice.bucket == f"{dtype}/4096x4096x4096"
+
+
+def test_half_bounds_and_tolerances():
+    assert numerics.half_bound("float16", 1) == 2.0 ** -11 + 2.0 ** -23
+    assert numerics.half_bound("bfloat16", 4096) == 2.0 ** -8 + 4096 * 2.0 ** -23
+    assert numerics.half_bound("bfloat16", 4096, "float32") == 2.0 ** -24 + 4096 * 2.0 ** -23
+    assert tm.tolerance("float16", 1000) < 2e-3 and tm.tolerance("bfloat16", 1000) < 1e-2
+    assert tm.tolerance("float32", 1000) < tm.tolerance("float16", 1000)
+
+
+def test_poison_fills_nan_bits():
+    for dtype in (np.float16, BF16, np.float32, np.float64):
+        assert np.isnan(numerics.poison(np.zeros(5, dtype)).astype(np.float64)).all()
+
+
+def test_bench_takes_a_dtype_list():
+    assert bench.parse_dtypes("float16, bfloat16,float32") == ["float16", "bfloat16", "float32"]
+    assert bench.parse_dtypes(np.float64) == ["float64"]
+    with pytest.raises(TypeError, match="not supported"):
+        bench.parse_dtypes("float16,int8")
+    args = build_parser().parse_args(["bench", "--dtype", "float16,bfloat16,float32"])
+    assert args.dtype == "float16,bfloat16,float32"
+    with pytest.raises(ValueError, match="float32 only"):
+        bench.run(dtype="float16,bfloat16", tf32=True)
+    with pytest.raises(ValueError, match="float16 products take precision"):
+        bench.run(dtype="float16,float32", precision="tf32")
+
+
+def test_half_ladder_rows_are_the_half_rungs_auto_and_cublas():
+    for dt in (FLOAT16, BFLOAT16):
+        rows = bench.request_rows(bench.LADDER, list(tm.STRATEGIES) + ["auto"], dt, "auto")
+        names = [r.strategy for r in rows]
+        assert names[-1] == "cuBLAS" and "auto" in names and "mma_half" in names
+        assert all(n in ("auto", "cuBLAS") or tm.STRATEGIES[n].supports(dt) for n in names)
+
+
+def test_explain_knows_the_half_tensor_core_peak():
+    m = tm.explain("mma_half", (4096, 4096, 4096), dtype="bfloat16", device=tm.device_limits())
+    assert m["peak_tflops"] == pytest.approx(989.4, abs=0.1)
+    assert m["compute_bound_ms"] == pytest.approx(2 * 4096 ** 3 / 989.43e12 * 1e3, rel=1e-3)
