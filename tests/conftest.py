@@ -3,6 +3,7 @@ where CuPy sees no CUDA device, and where the GPU cannot run the strategy they t
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import numpy as np
@@ -30,9 +31,21 @@ NO_GPU_REASON = "" if HAS_GPU else _no_gpu_reason()
 #: exercises one of them names it in a `name` parameter, so that the hook below skips it, saying
 #: why, on GPUs that cannot run it.
 ARCH_SPECIFIC = [n for n, s in tm.STRATEGIES.items() if s.config_cls.NVRTC_ARCH]
+#: strategies that take any operands the API accepts (ragged rows, batches, epilogues): the ones
+#: the tests over "every strategy" run. wgmma_tma reads rows through TMA (16-byte row pitches only,
+#: no extras) and refuses the rest with a ValueError; tests/test_gpu_wgmma_tma.py covers it.
+GENERAL = [n for n, s in tm.STRATEGIES.items() if s.config_cls.EXTRAS]
 
 
 def pytest_collection_modifyitems(config, items):
+    # TM_SHARD="i/n" keeps every n-th test from the i-th: n pytest processes side by side on one
+    # GPU machine compile n kernels at once (NVRTC, not the GPU, bounds a long GPU test run)
+    shard = os.environ.get("TM_SHARD")
+    if shard:
+        i, n = (int(x) for x in shard.split("/"))
+        keep = [item for k, item in enumerate(items) if k % n == i]
+        config.hook.pytest_deselected(items=[item for k, item in enumerate(items) if k % n != i])
+        items[:] = keep
     if HAS_GPU:
         # GPU tests of a strategy this GPU cannot run (wgmma off Hopper) skip, saying why.
         from tiled_matmul.device import device_limits

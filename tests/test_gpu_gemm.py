@@ -15,7 +15,7 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import execute
 
-from .conftest import poisoned
+from .conftest import GENERAL, poisoned
 
 pytestmark = pytest.mark.gpu
 
@@ -87,7 +87,7 @@ def test_epilogue_every_strategy(name, dtype, shape, rng):
         assert_close(out, ref, scale, dtype, K, f"{name} {shape} {act} alpha={alpha} beta={beta}")
 
 
-@pytest.mark.parametrize("name", list(tm.STRATEGIES))
+@pytest.mark.parametrize("name", GENERAL)
 def test_batched_every_strategy(name, rng):
     """A batch of independent matrices (and a broadcast one) in every template, with a row bias and a
     user expression (so nothing folds into one 2-D product)."""

@@ -11,11 +11,11 @@ from tiled_matmul import api
 from tiled_matmul import compile as tmc
 from tiled_matmul.operands import describe
 
-from .conftest import poisoned, random_pair
+from .conftest import GENERAL, poisoned, random_pair
 
 pytestmark = pytest.mark.gpu
 
-STRATEGIES = list(tm.STRATEGIES)
+STRATEGIES = GENERAL
 
 
 def _dtype(name):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .api import tolerance
-from .numerics import componentwise_error, cublas_matmul, exact64, half_bound
+from .numerics import UNDERFLOW_FLOOR, componentwise_error, cublas_matmul, exact64, half_bound
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,9 @@ def check(c: Any, a: Any, b: Any, tol: "float | None" = None) -> CheckReport:
     nonfinite = int(cupy.count_nonzero(~cupy.isfinite(c64) & cupy.isfinite(ref))) if c.size else 0
     passed = bool(np.isfinite(rel) and rel <= tol and nonfinite == 0)
     den = cupy.abs(a64) @ cupy.abs(b64)
-    comp = componentwise_error(c, a, b, ref, den) if c.size else 0.0
-    cub_comp = componentwise_error(cub, a, b, ref, den) if c.size else 0.0
+    floor = UNDERFLOW_FLOOR.get(str(c.dtype), 0.0) if half else 0.0  # float32/64: as before
+    comp = componentwise_error(c, a, b, ref, den, floor) if c.size else 0.0
+    cub_comp = componentwise_error(cub, a, b, ref, den, floor) if c.size else 0.0
     bound = half_bound(str(a.dtype), K, out_dtype) if half else 0.0
     if half:
         passed = passed and comp <= bound

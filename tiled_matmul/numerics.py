@@ -103,9 +103,17 @@ def exact64(x: Any) -> Any:
     return cupy.asarray(cupy.asnumpy(x).astype(np.float64))
 
 
-def componentwise_error(c: Any, a: Any, b: Any, ref: Any = None, den: Any = None) -> float:
+#: half the spacing of each result dtype's subnormals: the absolute error of rounding a result
+#: into the subnormal range, which no relative bound covers (a float16 result below 2^-14 keeps
+#: fewer than 11 bits; cuBLAS's half GEMMs round there alike)
+UNDERFLOW_FLOOR = {"float16": 2.0 ** -25, "bfloat16": 2.0 ** -134, "float32": 2.0 ** -150, "float64": 0.0}
+
+
+def componentwise_error(c: Any, a: Any, b: Any, ref: Any = None, den: Any = None, floor: float = 0.0) -> float:
     """max |c - ref| / (|a|·|b|) over the elements whose reference and denominator are finite and
-    nonzero (cupy or numpy arrays; computed in float64 with the arrays' own module)."""
+    nonzero (cupy or numpy arrays; computed in float64 with the arrays' own module). `floor`
+    (:data:`UNDERFLOW_FLOOR` of the result dtype) is taken off each |c - ref| first: the error
+    of a result rounded into the subnormal range."""
     xp = _xp(c)
     a64, b64 = exact64(a), exact64(b)
     if ref is None:
@@ -116,6 +124,8 @@ def componentwise_error(c: Any, a: Any, b: Any, ref: Any = None, den: Any = None
     if not bool(ok.any()):
         return 0.0
     err = xp.abs(exact64(c) - ref)
+    if floor:
+        err = xp.maximum(err - floor, 0.0)
     err = xp.where(ok, err, 0.0) / xp.where(ok, den, 1.0)
     return float(xp.nan_to_num(err, nan=xp.inf).max())
 
@@ -174,7 +184,9 @@ def half_bound(dtype: Any, K: int, out_dtype: Any = None) -> float:
       u_out |AB| <= u_out |A||B|, u_out = 2^-11 (float16), 2^-8 (bfloat16), 2^-24 (float32).
 
     So ``u_out + (K - 1) 2^-23`` (the product of the two first-order terms is below 2^-30 and is
-    covered by using K rather than K - 1). The final rounding dominates a 16-bit result until K
+    covered by using K rather than K - 1), for results in the output's normal range; a result
+    rounded into its subnormal range errs by up to :data:`UNDERFLOW_FLOOR` absolutely (measure
+    with ``componentwise_error(..., floor=UNDERFLOW_FLOOR[out])``). The final rounding dominates a 16-bit result until K
     reaches about 2^12 (float16) or 2^15 (bfloat16); a float32 result (``out_dtype=float32``)
     keeps the accumulation error alone. Results that overflow the result dtype become Inf, as in
     cuBLAS.

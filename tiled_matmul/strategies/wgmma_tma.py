@@ -91,6 +91,8 @@ class WgmmaTmaConfig(Config):
         # as many waves of tiles as `most` clusters need, spread evenly: no cluster walks more
         # tiles than with `most`, and the SMs left idle cost nothing (4096^3 in 128 x 256
         # tiles: 512 tiles = 4 waves of 128, not 3.9 waves of 132)
+        if tiles == 0:  # an empty output: nothing launches, the geometry is still asked for
+            return (self.cluster_m, 1, 1)
         waves = -(-tiles // most)
         return (max(1, -(-tiles // waves)) * self.cluster_m, 1, 1)
 
