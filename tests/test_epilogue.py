@@ -154,10 +154,6 @@ KNOWN_SPILLS = {
     ("warp_tiled", "bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages5_group_m8_min_blocks2"),
     ("warp_tiled", "bm128_bn128_bk8_wm64_wn32_tm8_tn8_stages3_group_m8_min_blocks2"),
     ("warp_tiled", "bm64_bn64_bk16_wm32_wn32_tm4_tn8_stages3_group_m8_min_blocks4"),
-    # beta's C read through __ldg lets ptxas hoist those loads: a few spilled bytes here, only
-    # with every extra at once on a batched split-K launch
-    ("wgmma_split_k", "bm128_bn128_stages3_group_m8_min_blocks1_passes3_split_k4"),
-    ("wgmma_split_k", "bm128_bn128_stages3_group_m8_min_blocks1_passes3_split_k16"),
     ("split_k", "bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4"),
     ("split_k", "bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16"),
 }
