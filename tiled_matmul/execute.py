@@ -39,9 +39,10 @@ import numpy as np
 from .device import device_limits, gpu_available
 from .dtypes import DType
 from .epilogue import ACTIVATIONS, ARRAY_CTYPES, ExLaunch, ExSpec, UserArray, check_array_name, check_expression
+from .heuristic import half_pick
 from .operands import Operand, describe
-from .semantics import (Layout, Product, check_dtype, check_out, check_side, is_plain, layout_copies, operand_layout,
-                        resolve, same_array)
+from .registry import get as strategy_entry
+from .semantics import Layout, Product, check_dtype, check_out, is_plain, layout_copies, operand_layout
 
 #: matrices one launch takes along its batch axis (the grid's y and z limit)
 MAX_BATCH_PER_LAUNCH = 65535
@@ -94,7 +95,6 @@ def check_gemm(da: Operand, db: Operand, p: Product, *, alpha: Any, beta: Any, c
         if not math.isfinite(float(value)):
             raise ValueError(f"{name} must be finite; got {value}")
     g.alpha, g.beta = float(alpha), float(beta)
-    side = [(da, "a"), (db, "b")]
     if c is not None:
         dc = describe(c, "c")
         check_dtype(dc.dtype, "c")
@@ -351,27 +351,27 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         return m, count, inner, groups[:-1], la, lb
 
     Mr, count, inner, outer, la, lb = plan(A, B)
-    # `auto` picks for the batch as for its matrices stacked (the tiles of every matrix fill the
-    # GPU together, so a K split that one small matrix would want is not needed)
-    def pick(m, count, la, lb):
-        kern = resolve_kernel(m * count, N, K, dt, device)
-        if not kern.config.EXTRAS and (count > 1 or g is not None or p.out_dtype is not None
-                                       or not (is_plain(la, K) and is_plain(lb, N))):
-            # a rung without batch, epilogue or layout hooks (wgmma_tma) was picked for a call
-            # that needs them: `auto`'s cp.async rung for the dtype instead (an explicitly named
-            # strategy raises below, naming what its template lacks)
-            from .heuristic import half_pick
-            from .registry import get as _strategy
 
-            if not getattr(resolve_kernel, "fixed", False):
-                name, params = half_pick(m * count, N, K, dt, device_limits(device).sm_count, tma=False)
-                kern = type(kern)(name, _strategy(name).make_config(**params))
+    def pick(m, count, la, lb):
+        # `auto` picks for the batch as for its matrices stacked (the tiles of every matrix fill
+        # the GPU together, so a K split that one small matrix would want is not needed) ...
+        shape_m = m * count
+        kern = resolve_kernel(shape_m, N, K, dt, device)
         # ... except that a batch's matrices are tiled one by one: a tile much taller than one
         # matrix computes padding rows in every matrix (4096 x 64^3 ran 128-row tiles, 3/4 of them
         # padding, at 0.41x cuBLAS). Then the pick is made for one matrix instead.
         bm = getattr(kern.config, "bm", 0)
         if count > 1 and bm and -(-m // bm) * bm > 1.25 * m:
-            kern = resolve_kernel(m, N, K, dt, device)
+            shape_m = m
+            kern = resolve_kernel(shape_m, N, K, dt, device)
+        # A rung without batch, epilogue or layout hooks (wgmma_tma) picked for a call that needs
+        # them: `auto`'s cp.async rung for the dtype instead. An explicitly named strategy (a
+        # fixed resolver) is kept, and raises below, naming what its template lacks.
+        if (not kern.config.EXTRAS and not getattr(resolve_kernel, "fixed", False)
+                and (count > 1 or g is not None or p.out_dtype is not None
+                     or not (is_plain(la, K) and is_plain(lb, N)))):
+            name, params = half_pick(shape_m, N, K, dt, device_limits(device).sm_count, tma=False)
+            kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern
 
     kern = pick(Mr, count, la, lb)
