@@ -38,7 +38,7 @@ from .dtypes import as_dtype
 from .device import DeviceLimits, device_limits, gpu_available
 from .measure import L2Flusher, make_inputs, parse_shape, strategy_row, time_fn, time_validated, validate
 from .ptxas import nvcc_path, ptxas_report
-from .tiling import REG_ALLOC_UNIT, occupancy, traffic
+from .tiling import occupancy, traffic
 
 #: FP32 FMA units per SM used for the peak rate (SMs × 128 × 2 FLOP × clock).
 FP32_LANES_PER_SM = 128

@@ -44,7 +44,7 @@ from . import precision as _precision
 from .compile import get_kernel
 from .configs import Config
 from .dtypes import DType, as_dtype
-from .measure import (AUTO, CUBLAS, CUBLAS_TF32, DEFAULT_BUDGET_S, DEFAULT_REPEAT, ERROR, FAILED, MIN_REPEAT,
+from .measure import (AUTO, CUBLAS, CUBLAS_TF32, DEFAULT_BUDGET_S, DEFAULT_REPEAT, MIN_REPEAT,
                       L2Flusher, Record, Row, Shape, auto_row, bf16_cublas, cublas_compute_type, cublas_row,
                       make_inputs, n_input_sets, parse_precisions, parse_shape, parse_shapes, shape_label, skipped_row, strategy_row,
                       time_validated, validate)
