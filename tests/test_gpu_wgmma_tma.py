@@ -11,6 +11,7 @@ float16 it is also compared with cupy.matmul's in the same run.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import tiled_matmul as tm
@@ -151,11 +152,18 @@ def test_unaligned_operands_are_refused_cleanly(name):
     base = cp.ones(16 * 64 + 1, cp.float16)
     with pytest.raises(ValueError, match="not on a 16-byte boundary"):
         tma_matmul(base[1:].reshape(16, 64), cp.ones((64, 64), cp.float16))
-    # the standard entry (MatmulKernel's launch) refuses them too
+    # the standard entry (MatmulKernel's launch, what tm.matmul and auto call) copies them to
+    # padded rows instead, and the product is right (exact: small integers)
     k = tm.kernel("wgmma_tma")
-    a, b, c = cp.ones((16, 71), cp.float16), cp.ones((71, 64), cp.float16), cp.empty((16, 64), cp.float16)
-    with pytest.raises(ValueError, match="cannot read these operands with TMA"):
-        k.config.launch(k.compiled("float16"), a, b, c, 16, 64, 71, 0, cp.cuda.get_current_stream())
+    rng = np.random.default_rng(0)
+    for M, N, K in [(16, 64, 71), (33, 65, 127), (129, 33, 7)]:
+        a = cp.asarray(rng.integers(-4, 5, (M, K)).astype(np.float16))
+        b = cp.asarray(rng.integers(-4, 5, (K, N)).astype(np.float16))
+        c = cp.full((M, N), cp.nan, cp.float16)
+        k.config.launch(k.compiled("float16"), a, b, c, M, N, K, 0, cp.cuda.get_current_stream())
+        ref = cp.asnumpy(a).astype(np.float64) @ cp.asnumpy(b).astype(np.float64)
+        assert np.array_equal(cp.asnumpy(c).astype(np.float64), ref), (M, N, K)
+        assert tm.matmul(a, b, strategy="wgmma_tma").shape == (M, N)
 
 
 @pytest.mark.parametrize("name", NAME)

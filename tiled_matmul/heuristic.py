@@ -158,9 +158,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     """(strategy, params) for a float16 or bfloat16 product.
 
     wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
-    where `tma` allows it (a plain 2-D product; the caller knows), TMA can address the rows (K and
-    N multiples of 8 elements: 16-byte row strides) and the output fills at least half a wave of
-    its 128 x 256 tiles; else mma_half (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave
+    where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
+    half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
+    WgmmaTmaConfig.launch); else mma_half (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave
     of them, else 64 x 64 tiles (more blocks for small outputs).
 
     >>> half_pick(4096, 4096, 4096, "float16", 132)
@@ -174,8 +174,7 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
 
     dt = as_dtype(dtype)
     tma_entry = registry.STRATEGIES.get("wgmma_tma")
-    if (tma and tma_entry is not None and tma_entry.supports(dt) and K % 8 == 0 and N % 8 == 0
-            and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms):
+    if tma and tma_entry is not None and tma_entry.supports(dt) and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         return "wgmma_tma", {}
     for name in HALF_STRATEGIES:
         entry = registry.STRATEGIES.get(name)
