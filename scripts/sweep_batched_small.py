@@ -15,11 +15,19 @@ import tiled_matmul as tm
 from tiled_matmul.timing import L2Flusher, time_fn
 
 
+def ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--n", type=int, default=64)
     ap.add_argument("--limit", type=int, default=90, help="configs timed at most")
+    ap.add_argument("--bk", default="8,16", help="K depths of a stage to try (comma list)")
+    ap.add_argument("--stages", default="3,2", help="pipeline depths to try (comma list)")
+    ap.add_argument("--min-blocks", default="4,8", help="min_blocks values to try (comma list)")
+    ap.add_argument("--tiles", default="64,32", help="bm and bn values to try (comma list)")
     args = ap.parse_args()
     bt, n = args.batch, args.n
     a = cupy.random.random((bt, n, n), dtype=cupy.float32)
@@ -34,10 +42,10 @@ def main() -> None:
     rows.append((t, "auto", {}))
     cands = []
     for bm, bn, bk, (wm, wn), (tmm, tn), st, mb in itertools.product(
-            [64, 32], [64, 32], [8, 16], [(32, 32), (32, 16), (16, 32), (32, 64)], [(4, 8), (4, 4), (8, 8), (2, 4)],
-            [3, 2], [4, 8]):
+            ints(args.tiles), ints(args.tiles), ints(args.bk), [(32, 32), (32, 16), (16, 32), (32, 64)],
+            [(4, 8), (4, 4), (8, 8), (2, 4)], ints(args.stages), ints(args.min_blocks)):
         cands.append(("warp_tiled", dict(bm=bm, bn=bn, bk=bk, wm=wm, wn=wn, tm=tmm, tn=tn, stages=st, min_blocks=mb)))
-    for bm, bn, bk, tmm, tn in itertools.product([64, 32], [64, 32], [8, 16], [4, 8], [4, 8]):
+    for bm, bn, bk, tmm, tn in itertools.product(ints(args.tiles), ints(args.tiles), ints(args.bk), [4, 8], [4, 8]):
         cands.append(("register_blocked", dict(bm=bm, bn=bn, bk=bk, tm=tmm, tn=tn)))
     tried = 0
     for name, p in cands:
