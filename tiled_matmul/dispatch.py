@@ -186,11 +186,14 @@ _per_shape: dict[tuple, Any] = {}
 _MAX_SHAPES = 4096
 #: the database generation the caches were filled at
 _seen_generation = 0
+#: advanced by every :func:`clear_cache`: what was planned from earlier choices is stale
+epoch = 0
 
 
 def clear_cache() -> None:
     """Forget every cached auto choice and parsed file (after editing a database or the env var)."""
-    global _seen_generation
+    global _seen_generation, epoch
+    epoch += 1
     _choices.clear()
     _per_shape.clear()
     _files.clear()

@@ -39,8 +39,10 @@ import numpy as np
 from .device import device_limits, gpu_available
 from .dtypes import DType
 from .epilogue import ACTIVATIONS, ARRAY_CTYPES, ExLaunch, ExSpec, UserArray, check_array_name, check_expression
+from . import dispatch, tunedb
 from .heuristic import half_pick
 from .operands import Operand, describe
+from .precision import get_precision
 from .registry import get as strategy_entry
 from .semantics import Layout, Product, check_dtype, check_out, is_plain, layout_copies, operand_layout
 
@@ -245,6 +247,72 @@ def _view(ptr: int, size: int, dtype: Any):
     return cupy.ndarray((size,), dtype, cupy.cuda.MemoryPointer(mem, 0))
 
 
+#: call form (see :func:`_plan_key`) -> (plan, C's shape, the result's shape, C's dtype, byte
+#: extents of a and b): what :func:`replay` needs to launch a repeated batched call
+_plans: dict[tuple, tuple] = {}
+_MAX_PLANS = 1024
+
+
+def _plan_key(resolve_kernel: Callable, a: Any, b: Any, out: Any) -> "tuple | None":
+    """The form of a matmul call on cupy arrays: everything its checks and its plan depend on but
+    the pointers (shapes, strides, dtypes, the device, the precision default and the dispatch
+    caches' epoch and the tuning database's generation). None for other operands."""
+    import cupy
+
+    nd = cupy.ndarray
+    if type(a) is not nd or type(b) is not nd or (out is not None and type(out) is not nd):
+        return None
+    device = a.data.device_id
+    o = None if out is None else (out.shape, out.strides, out.dtype.char, out.data.device_id)
+    return (resolve_kernel, a.shape, a.strides, a.dtype.char, b.shape, b.strides, b.dtype.char,
+            b.data.device_id, device, o, get_precision(), dispatch.epoch, tunedb.generation)
+
+
+def _extents(*arrays: Any) -> tuple[tuple[int, int], ...]:
+    """[lo, hi) bytes each array may touch, relative to its data pointer."""
+    out = []
+    for x in arrays:
+        lo = sum(min(0, s * (n - 1)) for n, s in zip(x.shape, x.strides))
+        hi = sum(max(0, s * (n - 1)) for n, s in zip(x.shape, x.strides)) + x.itemsize
+        out.append((lo, hi))
+    return tuple(out)
+
+
+def clear_plans() -> None:
+    """Forget the kept plans (the dispatch caches' epoch does this too)."""
+    _plans.clear()
+
+
+#: what :func:`replay` returns for a call it has no plan for
+MISS = object()
+
+
+def replay(resolve_kernel: Callable, a: Any, b: Any, out: Any) -> Any:
+    """The result of a matmul call whose form (:func:`_plan_key`) an earlier call checked and
+    planned, launched from the kept plan with this call's pointers; `MISS` for any other call
+    (never seen, other kinds of operands, or an `out` that overlaps an input: the general path
+    raises for that). The hot path of repeated batched calls: a dict lookup and the launches."""
+    key = _plan_key(resolve_kernel, a, b, out)
+    hit = None if key is None else _plans.get(key)
+    if hit is None:
+        return MISS
+    plan, full, out_shape, c_dtype, ((alo, ahi), (blo, bhi)) = hit
+    import cupy
+
+    if key[8] != cupy.cuda.runtime.getDevice():
+        return MISS
+    if out is not None:
+        lo, hi = out.data.ptr, out.data.ptr + out.nbytes
+        pa, pb = a.data.ptr, b.data.ptr
+        if pa + alo < hi and lo < pa + ahi or pb + blo < hi and lo < pb + bhi:
+            return MISS
+        C = out
+    else:
+        C = cupy.empty(full, dtype=c_dtype)
+    plan.fire([a.data.ptr, b.data.ptr, C.data.ptr], cupy.cuda.get_current_stream())
+    return out if out is not None else C.reshape(out_shape)
+
+
 def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | None", p: Product,
         g: "Gemm | None" = None):
     """Compute a checked call (see the module docstring) and return what matmul and gemm return:
@@ -275,7 +343,17 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
         direct = (dout is not None and not dout.on_host and dout.c_contiguous and 0 not in dout.shape)
         C = _device_array(dout).reshape(full) if direct else cupy.empty(full, dtype=p.c_dtype.numpy)
         if p.count and p.M and p.N:
-            _compute(resolve_kernel, _vector_readable(A), _vector_readable(B), C, p, g, device)
+            copies = sum(layout_copies_made.values())
+            plan = _compute(resolve_kernel, _vector_readable(A), _vector_readable(B), C, p, g, device)
+            key = _plan_key(resolve_kernel, da.obj, db.obj, None if dout is None else dout.obj)
+            # Kept for the next call of the same form when the operands were read where they lie
+            # (nothing staged, copied or cast), so that only the pointers change between calls.
+            if (key is not None and g is None and p.out_dtype is None and (dout is None or direct)
+                    and copies == sum(layout_copies_made.values())
+                    and A.data.ptr == da.obj.data.ptr and B.data.ptr == db.obj.data.ptr):
+                if len(_plans) >= _MAX_PLANS:
+                    _plans.clear()
+                _plans[key] = (plan, full, p.out_shape, p.c_dtype.numpy, _extents(da.obj, db.obj))
         if dout is not None:
             if not direct:
                 if dout.on_host:  # numpy's copyto takes any strides (cupy's get(out=) does not)
@@ -287,10 +365,10 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
         return result.get() if da.on_host else result
 
 
-def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", device: int) -> None:
+def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", device: int) -> "_Plan":
     """C (a fresh or the caller's C-contiguous array of shape batch + (M, N)) = the product of
     the staged operands A and B (still 1-D where the call's were; any strides: what no layout
-    reads is copied here, once, before it is broadcast)."""
+    reads is copied here, once, before it is broadcast). Returns the launches' plan."""
     import cupy
 
     dt, M, N, K = p.dtype, p.M, p.N, p.K
@@ -405,38 +483,70 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
     if cfg.grid(M, N)[1] > limit:
         raise ValueError(f"M={M} needs {cfg.grid(M, N)[1]} blocks along grid y, over the device limit {limit}; "
                          f"use a strategy config with a taller tile")
-    stream = cupy.cuda.get_current_stream()
-    sa, sb, sc = inner[0], inner[1], inner[2]
+    launches = []
     for index in itertools.product(*(range(n) for n, _ in outer)):
         offs = [sum(i * st[k] for i, (_, st) in zip(index, outer)) for k in range(len(ops))]
         for first in range(0, count, MAX_BATCH_PER_LAUNCH):
-            n = min(MAX_BATCH_PER_LAUNCH, count - first)
-            ptrs = [x.data.ptr + (off + first * st) * sz for x, off, st, sz in zip(ops, offs, inner, sizes)]
+            launches.append((tuple((off + first * st) * sz for off, st, sz in zip(offs, inner, sizes)),
+                             min(MAX_BATCH_PER_LAUNCH, count - first)))
+    plan = _Plan(kern, compiled, spec, values, la, lb, M, N, K, tuple(inner), isz, dt.numpy, C.dtype,
+                 tuple(launches))
+    plan.fire([x.data.ptr for x in ops], cupy.cuda.get_current_stream())
+    return plan
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything a call's launches need that does not depend on where its operands lie: the
+    kernel, its extras, the layouts, and per launch the byte offset of each operand (A, B, C and
+    beta's C) from its base pointer with the batch count. :meth:`fire` adds the pointers."""
+
+    kern: Any
+    compiled: Any
+    spec: "ExSpec | None"
+    values: Mapping[str, Any]
+    la: Layout
+    lb: Layout
+    M: int
+    N: int
+    K: int
+    inner: tuple[int, ...]
+    isz: int
+    a_dtype: Any
+    c_dtype: Any
+    launches: tuple[tuple[tuple[int, ...], int], ...]
+
+    def fire(self, bases: "list[int]", stream: Any) -> None:
+        cfg, la, lb, spec, M, N, K, isz = self.kern.config, self.la, self.lb, self.spec, self.M, self.N, self.K, self.isz
+        sa, sb, sc = self.inner[0], self.inner[1], self.inner[2]
+        csz = self.c_dtype.itemsize
+        for offsets, n in self.launches:
+            ptrs = [base + off for base, off in zip(bases, offsets)]
             a_ptr, b_ptr, c_ptr = ptrs[:3]
             # 16-byte vector paths need every matrix of the batch aligned: a misaligned batch
             # stride clears the flag as a misaligned pointer would
             flags = int(_aligned(a_ptr, la.ld, M if la.col else K, sa, n, isz)) | (int(
                 _aligned(b_ptr, lb.ld, K if lb.col else N, sb, n, isz)
-                and _aligned(c_ptr, N, N, sc, n, C.itemsize)) << 1)
+                and _aligned(c_ptr, N, N, sc, n, csz)) << 1)
             if launch_hook is not None:
                 launch_hook(a_ptr, b_ptr, c_ptr, M, N, K, n)
             if layout_hook is not None:
                 layout_hook(la, lb, spec)
             if spec is None:
                 # C as a cupy array: a split-K config hands it to its reduce kernel, a cupy.RawKernel
-                cfg.launch(compiled, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _view(c_ptr, M * N, C.dtype), M, N,
-                           K, flags, stream)
+                cfg.launch(self.compiled, _At(a_ptr, self.a_dtype), _At(b_ptr, self.a_dtype),
+                           _view(c_ptr, M * N, self.c_dtype), M, N, K, flags, stream)
                 continue
-            vals = dict(values)
+            vals = dict(self.values)
             if spec.ld:
                 vals.update(lda=la.ld, ldb=lb.ld)
             if spec.batched:
                 vals.update(sa=sa, sb=sb)
-            if cin is not None:
-                vals.update(cin=ptrs[3], scin=inner[3])
-            bound = ExLaunch(compiled, spec, vals, c_ptr, n, sc, cfg.BATCH_AXIS)
-            cfg.launch(bound, _At(a_ptr, dt.numpy), _At(b_ptr, dt.numpy), _At(c_ptr, C.dtype), M, N, K, flags,
-                       stream)
+            if len(ptrs) > 3:
+                vals.update(cin=ptrs[3], scin=self.inner[3])
+            bound = ExLaunch(self.compiled, spec, vals, c_ptr, n, sc, cfg.BATCH_AXIS)
+            cfg.launch(bound, _At(a_ptr, self.a_dtype), _At(b_ptr, self.a_dtype), _At(c_ptr, self.c_dtype), M, N, K,
+                       flags, stream)
 
 
-__all__ = ["Gemm", "check_gemm", "check_gemm_out", "run", "MAX_BATCH_PER_LAUNCH"]
+__all__ = ["Gemm", "check_gemm", "check_gemm_out", "run", "replay", "clear_plans", "MAX_BATCH_PER_LAUNCH"]
