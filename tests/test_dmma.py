@@ -266,6 +266,30 @@ def test_products_run_on_the_fp64_tensor_cores(tmp_path, mma_k, sass):
     assert code.count(sass) == 2 * per_stage and "DFMA" not in code
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not (HAS_NVCC and shutil.which("cuobjdump")), reason="needs nvcc and cuobjdump")
+@pytest.mark.parametrize("pair", [(True, False), (False, True)], ids=["a.T@b", "a@b.T"])
+def test_layout_kernels_copy_16_bytes_and_have_an_interior_loop(tmp_path, pair):
+    """A column-major operand is copied by 16-byte cp.async (LDGSTS.128) as it lies, and interior
+    blocks run their own main loop (twice the DMMAs of one loop)."""
+    from tiled_matmul.epilogue import ExSpec
+    from tiled_matmul.render import render
+
+    cfg = DmmaConfig()
+    src = render(ENTRY, cfg, "float64", ExSpec("double", a_col=pair[0], b_col=pair[1], ld=True))
+    (tmp_path / "k.cu").write_text(src)
+    subprocess.run(["nvcc", "-cubin", *arch_flags("sm_90"), "-std=c++17", "-o", "k.cubin", "k.cu"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
+                          text=True).stdout
+    per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8)
+    assert code.count("DMMA.16x8x8") == 2 * per_stage
+    # a thread's 16-byte pairs of both tiles, in the steady state and the STAGES-1 prologue steps of
+    # both loops (66 at this writing; 21 when the column-major operand took one element per copy)
+    pairs = (cfg.bm * cfg.bk + cfg.bk * cfg.bn) // 2 // cfg.threads
+    assert code.count("LDGSTS.E.BYPASS.128") >= 2 * cfg.stages * pairs
+
+
 # -- the heuristic and auto ------------------------------------------------------------------------------
 @pytest.mark.parametrize("shape", [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
                                    (3001, 2999, 3007), (1536, 1536, 64), (16384, 1024, 1024)])

@@ -29,13 +29,15 @@ class DmmaConfig(WarpGridConfig):
 
     def _layout_tiles_split(self) -> bool:
         # every operand is copied as it lies, 16-byte pairs along its contiguous direction
-        # (kernels/_macros.j2's copy_rows): row-major A as bm rows of bk, column-major A as bk
-        # rows of bm (As[k][m], which needs bk <= bm to fit the stage As[m][k] sizes), row-major
-        # B as bk rows of bn, column-major B as bn rows of bk (Bs[n][k], swizzled: bk 8 or a
-        # multiple of 16)
+        # (kernels/_macros.j2's copy_rows, and the template's interior copies that walk the same
+        # split): row-major A as bm rows of bk, column-major A as bk rows of bm (As[k][m], which
+        # needs bk <= bm to fit the stage As[m][k] sizes), row-major B as bk rows of bn,
+        # column-major B as bn rows of bk (Bs[n][k], swizzled: bk 8 or a multiple of 16, and a
+        # thread's rows 4 apart so they share one swizzle)
+        b_rstep = self.threads // max(self.bk // 2, 1)
         return (self._rows_split(self.bm, self.bk, 2) and self._rows_split(self.bk, self.bm, 2)
                 and self._rows_split(self.bk, self.bn, 2) and self._rows_split(self.bn, self.bk, 2)
-                and self.bk <= self.bm and (self.bk == 8 or self.bk % 16 == 0))
+                and self.bk <= self.bm and (self.bk == 8 or self.bk % 16 == 0) and b_rstep % 4 == 0)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
     #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90
