@@ -160,6 +160,79 @@ def test_tile_copies_are_16_byte_aligned_and_conflict_free(cfg):
             assert worst == 1 or (row_len % 16 and worst <= 2), (cfg.tag(), slots)
 
 
+# -- operands read in place: the tiles of a column-major A (As[k][m]) and B (Bs[n][k]) ----------------
+def _b_swizzle(cfg, n):
+    """The template's b_swizzle: the XOR mask (doubles) of row n of Bs[n][k]."""
+    rows = 16 // cfg.bk if cfg.bk < 16 else 1
+    return 4 * ((n // rows) % (4 // rows))
+
+
+def _bt_at(cfg, n, k):
+    return n * cfg.bk + (k ^ _b_swizzle(cfg, n))
+
+
+def _layout_fragment_reads(cfg):
+    """Every fragment read of every warp as 32 double indices, as the template addresses As[k][m]
+    (row stride BM + A_PAD) and Bs[n][k] (rows of BK, swizzled), with the kernel's own
+    arithmetic: the lane's base plus a constant, B's k as (kk ^ swz) + t."""
+    at_ld, warps, warps_n = cfg.bm + cfg.A_PAD, cfg.threads // 32, cfg.bn // cfg.wn
+    for warp in range(warps):
+        warp_row, warp_col = (warp // warps_n) * cfg.wm, (warp % warps_n) * cfg.wn
+        for kk in range(0, cfg.bk, 8):
+            for i in range(cfg.wm // 16):
+                for dm, dk in ((0, 0), (8, 0), (0, 4), (8, 4)):
+                    yield "A", [(kk + dk + lane % 4) * at_ld + warp_row + 16 * i + dm + lane // 4 for lane in range(32)]
+            for j in range(cfg.wn // 8):
+                for dk in (0, 4):
+                    addrs = [(warp_col + lane // 4) * cfg.bk + lane % 4 + 8 * j * cfg.bk
+                             + ((kk + dk) ^ _b_swizzle(cfg, lane // 4)) for lane in range(32)]
+                    # the same element as the unrolled address: row n, k = kk + dk + t
+                    assert addrs == [_bt_at(cfg, warp_col + 8 * j + lane // 4, kk + dk + lane % 4) for lane in range(32)]
+                    yield "B", addrs
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_layout_tiles_fit_their_stages_and_swizzle_within_rows(cfg):
+    assert cfg.bk * (cfg.bm + cfg.A_PAD) <= cfg.bm * (cfg.bk + cfg.A_PAD)  # As[k][m] in the As[m][k] stage
+    assert cfg.bn * cfg.bk <= cfg.bk * (cfg.bn + cfg.B_PAD)                 # Bs[n][k] in the Bs[k][n] stage
+    for n in range(cfg.bn):
+        ks = [k ^ _b_swizzle(cfg, n) for k in range(cfg.bk)]
+        assert sorted(ks) == list(range(cfg.bk))                            # a permutation of the row
+        assert all(ks[k + 1] == ks[k] + 1 for k in range(0, cfg.bk, 2))     # 16-byte pairs stay whole
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_layout_fragment_reads_are_bank_conflict_free(cfg):
+    reads = list(_layout_fragment_reads(cfg))
+    assert len(reads) == (cfg.threads // 32) * (cfg.bk // 8) * (4 * cfg.wm // 16 + 2 * cfg.wn // 8)
+    for which, addrs in reads:
+        for half in (addrs[:16], addrs[16:]):
+            assert len({a % 16 for a in half}) == 16, (cfg.tag(), which, half)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_layout_tile_copies_are_conflict_free(cfg):
+    """The 16-byte copies of copy_rows and of the interior path (thread tid: row tid // RV, pair
+    tid % RV of a tile row of RV pairs, rows THREADS // RV apart): 8 lanes, 8 slots mod 8."""
+    at_ld = cfg.bm + cfg.A_PAD
+    a_rv, b_rv = cfg.bm // 2, cfg.bk // 2
+    for rv, rows, at in ((a_rv, cfg.bk, lambda r, c: r * at_ld + c), (b_rv, cfg.bn, lambda r, c: _bt_at(cfg, r, c))):
+        step = cfg.threads // rv
+        assert cfg.threads % rv == 0 and rows % step == 0
+        for p in range(rows // step):
+            for first in range(0, cfg.threads, 8):
+                addrs = [at(tid // rv + p * step, (tid % rv) * 2) for tid in range(first, first + 8)]
+                assert all(a % 2 == 0 for a in addrs)  # 16-byte aligned
+                assert len({a // 2 % 8 for a in addrs}) == 8, (cfg.tag(), addrs)
+    # a thread's interior B rows share its swizzle
+    assert (cfg.threads // b_rv) % 4 == 0
+
+
+def test_plain_kernel_has_no_layout_code():
+    src = tm.source("dmma")
+    assert "AT_LD" not in src and "b_swizzle" not in src and "ex.lda" not in src
+
+
 # -- registers: ptxas on every config, the table the lead reads ------------------------------------------
 @pytest.mark.slow
 @pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
@@ -191,6 +264,30 @@ def test_products_run_on_the_fp64_tensor_cores(tmp_path, mma_k, sass):
     # (interior blocks' copies, and the general edge-checked ones), and no FP64 FMA anywhere
     per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8) * (8 // mma_k)
     assert code.count(sass) == 2 * per_stage and "DFMA" not in code
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (HAS_NVCC and shutil.which("cuobjdump")), reason="needs nvcc and cuobjdump")
+@pytest.mark.parametrize("pair", [(True, False), (False, True)], ids=["a.T@b", "a@b.T"])
+def test_layout_kernels_copy_16_bytes_and_have_an_interior_loop(tmp_path, pair):
+    """A column-major operand is copied by 16-byte cp.async (LDGSTS.128) as it lies, and interior
+    blocks run their own main loop (twice the DMMAs of one loop)."""
+    from tiled_matmul.epilogue import ExSpec
+    from tiled_matmul.render import render
+
+    cfg = DmmaConfig()
+    src = render(ENTRY, cfg, "float64", ExSpec("double", a_col=pair[0], b_col=pair[1], ld=True))
+    (tmp_path / "k.cu").write_text(src)
+    subprocess.run(["nvcc", "-cubin", *arch_flags("sm_90"), "-std=c++17", "-o", "k.cubin", "k.cu"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
+                          text=True).stdout
+    per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8)
+    assert code.count("DMMA.16x8x8") == 2 * per_stage
+    # a thread's 16-byte pairs of both tiles, in the steady state and the STAGES-1 prologue steps of
+    # both loops (66 at this writing; 21 when the column-major operand took one element per copy)
+    pairs = (cfg.bm * cfg.bk + cfg.bk * cfg.bn) // 2 // cfg.threads
+    assert code.count("LDGSTS.E.BYPASS.128") >= 2 * cfg.stages * pairs
 
 
 # -- the heuristic and auto ------------------------------------------------------------------------------

@@ -28,11 +28,16 @@ class DmmaConfig(WarpGridConfig):
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
 
     def _layout_tiles_split(self) -> bool:
-        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x bk
-        # blocks of 4 m x 8 k per warp, B as bk x bn blocks of 4 k x 8 n
-        # (row-major ones with a run-time leading dimension by copy_rows)
-        return (self._transposed_split(self.bm, self.bk, 4) and self._transposed_split(self.bk, self.bn, 4)
-                and self._rows_split(self.bm, self.bk, 2) and self._rows_split(self.bk, self.bn, 2))
+        # every operand is copied as it lies, 16-byte pairs along its contiguous direction
+        # (kernels/_macros.j2's copy_rows, and the template's interior copies that walk the same
+        # split): row-major A as bm rows of bk, column-major A as bk rows of bm (As[k][m], which
+        # needs bk <= bm to fit the stage As[m][k] sizes), row-major B as bk rows of bn,
+        # column-major B as bn rows of bk (Bs[n][k], swizzled: bk 8 or a multiple of 16, and a
+        # thread's rows 4 apart so they share one swizzle)
+        b_rstep = self.threads // max(self.bk // 2, 1)
+        return (self._rows_split(self.bm, self.bk, 2) and self._rows_split(self.bk, self.bm, 2)
+                and self._rows_split(self.bk, self.bn, 2) and self._rows_split(self.bn, self.bk, 2)
+                and self.bk <= self.bm and (self.bk == 8 or self.bk % 16 == 0) and b_rstep % 4 == 0)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
     #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90
@@ -49,8 +54,10 @@ class DmmaConfig(WarpGridConfig):
 
     #: the MMA depths the template issues (both run at the FP64 tensor-core peak on sm_90)
     MMA_KS: ClassVar[tuple[int, ...]] = (4, 8)
-    #: row padding (doubles) of As[m][k] and Bs[k][n]: row strides of 4 (mod 8) doubles keep the
-    #: fragment reads free of bank conflicts (the template's Banks notes)
+    #: row padding (doubles) of As[m][k] and Bs[k][n] (A_PAD also of As[k][m], a column-major A's
+    #: tile): row strides of 4 (mod 8) doubles keep the fragment reads free of bank conflicts (the
+    #: template's Banks notes). A column-major B's tile Bs[n][k] is swizzled instead, and every
+    #: layout's tiles fit these stages, so smem_bytes() is the same for every layout
     A_PAD: ClassVar[int] = 4
     B_PAD: ClassVar[int] = 4
     #: registers per thread for what is not an accumulator or a fragment (addresses, loop state)
