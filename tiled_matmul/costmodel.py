@@ -123,6 +123,11 @@ DEFAULT_EFFICIENCY: dict = {
     # tensor_core: 59.9 TF/s at 4096^3 before the guard (bench.md); medians 0.36-0.38
     ("tensor_core", "tf32x3"): 0.35,
     ("tensor_core", "tf32"): 0.17,
+    # wgmma_tma_tf32: not yet timed on a GPU. Until it is (scripts/gpu_tf32tma.sh; its targets are
+    # 0.6 and 0.68: tf32x3 >= 100 TF/s of 165, tf32 >= 0.95 x cuBLAS TF32's ~355 of 494.7), a
+    # little below wgmma's, so the model does not prefer an unmeasured kernel
+    ("wgmma_tma_tf32", "tf32x3"): 0.40,
+    ("wgmma_tma_tf32", "tf32"): 0.20,
     # dmma: 44-46 TF/s at 2048^3-8192^3 (shape_suite.md float64) of 67 FP64-tensor TF/s; median
     # 0.86 over its 15 suite rows (most of them smaller tiles, min_blocks 2-3)
     "dmma": 0.75,
@@ -388,6 +393,9 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     blocks = gx * gy * gz
     bm, bn = cfg.tile_mn
     tiles = blocks // max(gz, 1)
+    if getattr(type(cfg), "PERSISTENT", False):
+        # at most one CTA per SM, each walking many tiles: the work and its waves are the tiles'
+        tiles = blocks = cdiv(M, bm) * cdiv(N, bn)
     depth = cdiv(K, cfg.tile_k) * cfg.tile_k if cfg.tile_k else K
     padded_flops = 2 * tiles * bm * bn * depth
     f = scale(limits)
