@@ -11,7 +11,7 @@ import re
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import numerics, tma
+from tiled_matmul import heuristic, numerics, tma
 from tiled_matmul.device import H100_LIMITS as H100
 from tiled_matmul.ptxas import ptxas_report
 from tiled_matmul.render import render
@@ -163,7 +163,30 @@ def test_launch_plans_are_bounded():
     assert len(launcher.plans) <= Tf32TmaLauncher.PLANS and (0,) not in launcher.plans
 
 
-# ---- numerics -------------------------------------------------------------------------
+# ---- dispatch and numerics -------------------------------------------------------------------------
+def test_heuristic_picks_it_for_named_tf32_modes_on_large_outputs():
+    assert heuristic.recommend(4096, 4096, 4096, precision="tf32x3", sms=132) == ("wgmma_tma_tf32", {})
+    assert heuristic.recommend(8192, 8192, 8192, precision="tf32", sms=132) == (
+        "wgmma_tma_tf32", {"bm": 256, "stages": 4, "passes": 1})
+    assert heuristic.recommend(3001, 2999, 3007, precision="tf32x3", sms=132)[0] == "wgmma_tma_tf32"
+    # below a wave of its tiles, off Hopper, or without TMA: the cp.async rungs
+    assert heuristic.recommend(1024, 1024, 1024, precision="tf32x3", sms=132)[0] == "wgmma"
+    assert heuristic.recommend(4096, 4096, 4096, precision="tf32", sms=132, wgmma=False)[0] == "tensor_core"
+    assert heuristic.recommend(4096, 4096, 4096, precision="tf32", sms=132, tma=False) == ("wgmma", {"passes": 1})
+    assert heuristic.plain_pick(4096, 4096, 4096, "float32", 132, "tf32x3") == ("wgmma", {})
+    # `auto` keeps wgmma until the TMA kernel is measured (heuristic.TMA_TF32_AUTO)
+    assert heuristic.recommend(4096, 4096, 4096, sms=132)[0] == ("wgmma_tma_tf32" if heuristic.TMA_TF32_AUTO
+                                                                  else "wgmma")
+
+
+def test_every_pick_validates():
+    for M, N, K in [(4096, 4096, 4096), (8192, 8192, 8192), (3001, 2999, 3007), (16384, 128, 4096)]:
+        for mode in ("tf32", "tf32x3"):
+            name, params = heuristic.recommend(M, N, K, precision=mode, sms=132)
+            cfg = tm.STRATEGIES[name].make_config(**params).validate(H100, "float32")
+            assert cfg.precision == mode
+
+
 def test_truncated_tf32_bound():
     K = 4096
     assert numerics.bound("tf32", K, truncated=True) - numerics.bound("tf32", K) == pytest.approx(
