@@ -243,3 +243,42 @@ def test_runs_on_the_current_stream_and_repeats_hit_the_plan(name):
         assert tma.MAPS.encoded == before  # same operands: the cached maps
     s.synchronize()
     assert bool((c1 == c2).all())
+
+
+#: the numerics suite's data sets on which tf32x3 promises 2x cuBLAS FP32 from K = 64, and those
+#: with no componentwise bound (tests/test_gpu_precision.py says why)
+NORMAL = ("uniform[-1,1]", "uniform[0,1]", "exponents 2^+-40", "cancellation", "small integers")
+NO_BOUND = ("subnormal a~1e-40", "a~1e-36, b~1e30", "NaN and Inf")
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("mode", ["tf32x3", "tf32"])
+def test_numerics_suite_on_this_kernel(name, mode):
+    """Issue 12's numerics suite through wgmma_tma_tf32 named (auto picks it only for large
+    outputs): masks equal cuBLAS FP32's, tf32x3 within 2x cuBLAS FP32 from K = 64 on normal-range
+    data and bit-equal on small integers up to K = 1024, every mode within its bound."""
+    import cupy as cp
+
+    from tiled_matmul.measure import cublas_compute_type
+
+    k = tm.kernel("wgmma_tma_tf32", precision=mode)
+    failures = []
+    for data in numerics.DATASETS:
+        for K in numerics.KS:
+            a, b, ref, den = numerics.device_case(data, K, seed=K)
+            with cublas_compute_type("fp32"):
+                cub = cp.matmul(a, b)
+            out = cp.full((a.shape[0], b.shape[1]), cp.nan, dtype=cp.float32)
+            k(a, b, out=out)
+            e = numerics.componentwise_error(out, a, b, ref, den)
+            e_cub = numerics.componentwise_error(cub, a, b, ref, den)
+            if not bool((numerics.nonfinite_mask(out) == numerics.nonfinite_mask(cub)).all()):
+                failures.append(f"{data} K={K}: NaN/Inf mask differs from cuBLAS")
+            if mode == "tf32x3" and K >= 64 and data in NORMAL and e > 2 * e_cub and e > 0:
+                failures.append(f"{data} K={K}: {e:.3g} > 2 x cuBLAS {e_cub:.3g}")
+            if data not in NO_BOUND and e > _limit(k.config, K):
+                failures.append(f"{data} K={K}: {e:.3g} over the bound {_limit(k.config, K):.3g}")
+            if data == "small integers" and K <= 1024 and mode == "tf32x3" and not bool((out == cub).all()):
+                failures.append(f"{data} K={K}: not bit-equal to cuBLAS")
+            print(f"suite {mode} {data} K={K}: ours {e:.3g} cuBLAS {e_cub:.3g}")
+    assert not failures, "\n".join(failures)
