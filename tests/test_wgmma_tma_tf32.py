@@ -89,7 +89,7 @@ def test_render_per_mode():
     wide = render(ENTRY, WgmmaTmaTf32Config(bm=128, bn=256, passes=1, stages=4), "float32")
     assert "constexpr int N_SUB = 2;" in wide and "constexpr int B_BOXES = 8;" in wide
     for src in (x3, one):
-        assert "setmaxnreg.dec.sync.aligned.u32 40;" in src and "setmaxnreg.inc.sync.aligned.u32 232;" in src
+        assert "setmaxnreg.dec.sync.aligned.u32 24;" in src and "setmaxnreg.inc.sync.aligned.u32 240;" in src
         assert "wgmma_m64k16" not in src  # the 16-bit instruction of _wgmma.cuh.j2 stays out
         assert "exact_cols(A, B, C, M, N, K, lda, ldb, ldc" in src
 

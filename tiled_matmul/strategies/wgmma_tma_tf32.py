@@ -53,9 +53,10 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     BK: ClassVar[int] = 32
     #: threads: one producer and two consumer warpgroups
     THREADS: ClassVar[int] = 384
-    #: setmaxnreg targets: 128 x 40 + 256 x 232 = 64512 <= the SM's 65536 registers
-    PRODUCER_REGS: ClassVar[int] = 40
-    CONSUMER_REGS: ClassVar[int] = 232
+    #: setmaxnreg targets: 128 x 24 + 256 x 240 = 64512 <= the SM's 65536 registers (the producer's
+    #: code needs 5; tf32x3's two fragment sets take the consumers to R237 at 128 x 128)
+    PRODUCER_REGS: ClassVar[int] = 24
+    CONSUMER_REGS: ClassVar[int] = 240
     #: buffers of A's small parts (tf32x3): a step writes one while the wgmmas of the two before
     #: it may still read theirs (see the template's "Small-part buffers")
     SMALL_BUFS: ClassVar[int] = 3
