@@ -174,9 +174,16 @@ def test_heuristic_picks_it_for_named_tf32_modes_on_large_outputs():
     assert heuristic.recommend(4096, 4096, 4096, precision="tf32", sms=132, wgmma=False)[0] == "tensor_core"
     assert heuristic.recommend(4096, 4096, 4096, precision="tf32", sms=132, tma=False) == ("wgmma", {"passes": 1})
     assert heuristic.plain_pick(4096, 4096, 4096, "float32", 132, "tf32x3") == ("wgmma", {})
-    # `auto` keeps wgmma until the TMA kernel is measured (heuristic.TMA_TF32_AUTO)
-    assert heuristic.recommend(4096, 4096, 4096, sms=132)[0] == ("wgmma_tma_tf32" if heuristic.TMA_TF32_AUTO
-                                                                  else "wgmma")
+    # `auto` runs it too (tf32x3 from K = 128, from one wave of 128 x 128 tiles; measured 1.48x
+    # wgmma at 4096^3), the cp.async rungs below a wave, for long K on small outputs (split-K)
+    # and for calls the TMA rungs cannot take
+    assert heuristic.TMA_TF32_AUTO
+    assert heuristic.recommend(4096, 4096, 4096, sms=132) == ("wgmma_tma_tf32", {})
+    assert heuristic.recommend(1536, 1536, 65536, sms=132) == ("wgmma_tma_tf32", {})
+    assert heuristic.recommend(256, 256, 65536, sms=132)[0] == "wgmma_split_k"
+    assert heuristic.recommend(1024, 1024, 1024, sms=132)[0] == "wgmma"
+    assert heuristic.recommend(4096, 4096, 64, sms=132)[0] != "wgmma_tma_tf32"  # K < 128: FFMA
+    assert heuristic.plain_pick(4096, 4096, 4096, "float32", 132, "tf32x3") == ("wgmma", {})
 
 
 def test_every_pick_validates():
