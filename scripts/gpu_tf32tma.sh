@@ -9,10 +9,10 @@
 #      TF32 (tf32) and cuBLAS FP32 (tf32x3), and the cp.async wgmma rung, L2 flushed, medians;
 #   3. compute-sanitizer memcheck / racecheck / synccheck on a small ragged product per mode.
 # Everything lands under $OUT; the summary is printed at the end. What to look for:
-#   - "TESTS:" lines: every shard "passed", no FAILED lines;
-#   - the benchmark table: tf32 rows' ratio >= 0.95 (vs cuBLAS TF32), tf32x3 rows >= 100 TF/s, every
-#     row "ok" (a FAIL row is over its error bound or left NaN in C);
-#   - "SANITIZER:" lines: "0 errors" for each tool.
+#   - "TESTS:" lines: every shard "passed", no FAILED lines; "auto long K" lines: ours <= 2x cuBLAS;
+#   - "SANITIZER:" lines: "0 errors" for each tool;
+#   - the benchmark table (last): tf32 rows' ratio >= 0.95 (vs cuBLAS TF32), tf32x3 rows >= 100 TF/s,
+#     every row "ok" (a FAIL row is over its error bound or left NaN in C).
 set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
@@ -31,14 +31,11 @@ wait
 echo "TESTS (exit 124 = timed out):"
 for i in $(seq 0 $((NSHARD - 1))); do echo "  shard $i: $(tail -1 "$OUT/tests_$i.log")"; done
 cat "$OUT"/tests_*.log | grep -E "^(FAILED|ERROR)" | cut -c1-240 | head -30
-cat "$OUT"/tests_*.log | grep -E "^tf32(x3)? [0-9]+x" | sort -u   # ours vs cuBLAS error lines
+cat "$OUT"/tests_*.log | grep -E "^(tf32(x3)? [0-9]+x|auto long K)" | sort -u   # ours vs cuBLAS error lines
 
-# 2. benchmark
-echo "BENCHMARK:"
+# 2. benchmark (its table is printed last)
 timeout 300 python3 scripts/bench_tf32tma.py --out "$OUT/bench_tf32tma.json" > "$OUT/bench.log" 2>&1
-echo "  exit $? (0: every row within its bound; 1: a FAIL row; 124: timed out)"
-grep -E "^\||SMs" "$OUT/bench.log"
-grep -E "Error|Traceback" "$OUT/bench.log" | head -5
+BENCH_RC=$?
 
 # 3. compute-sanitizer on small ragged products (one per mode)
 if command -v compute-sanitizer > /dev/null; then
@@ -61,3 +58,7 @@ EOF
 else
     echo "SANITIZER: compute-sanitizer not found"
 fi
+
+echo "BENCHMARK (exit $BENCH_RC; 0: every row within its bound; 1: a FAIL row; 124: timed out):"
+grep -E "Error|Traceback" "$OUT/bench.log" | head -5
+grep -E "^\||SMs" "$OUT/bench.log"
