@@ -47,7 +47,8 @@ ALL = [(n, c, dt) for n, e in tm.STRATEGIES.items() for c in e.configs
 def test_rendered_source_has_no_include_leftovers(name, cfg, dtype):
     src = render(tm.STRATEGIES[name], cfg, dtype)
     assert not re.search(r'#\s*include\s*["<]_', src), "a partial is #included, not inlined"
-    assert not re.search(r"\{[{%#]|[}%#]\}", src), "jinja syntax left in the rendered source"
+    # ("{%" before a digit is a PTX operand list, as in TMA's "{%2, %3}", not jinja)
+    assert not re.search(r"\{[{#]|\{%(?!\d)|[}%#]\}", src), "jinja syntax left in the rendered source"
 
 
 @pytest.mark.slow

@@ -78,6 +78,8 @@ def test_plain_sources_are_byte_identical_to_before():
     epilogues existed (digest of all of them, recorded at that commit)."""
     digest = hashlib.sha256()
     for name, cfg, dt in ALL:
+        if not tm.STRATEGIES[name].config_cls.EXTRAS:  # kernels without hooks (wgmma_tma_tf32) came later
+            continue
         digest.update(render(tm.STRATEGIES[name], cfg, dt).encode())
     assert digest.hexdigest() == PLAIN_DIGEST
 

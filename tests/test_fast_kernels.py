@@ -161,14 +161,14 @@ def test_sources_mention_every_technique():
 
 @pytest.mark.parametrize(
     "shape,strategy,mma_sync_strategy,ffma_strategy",
-    [((4096, 4096, 4096), "wgmma", "tensor_core", "register_blocked"),
-     ((8192, 8192, 8192), "wgmma", "tensor_core", "register_blocked"),
+    [((4096, 4096, 4096), "wgmma_tma_tf32", "tensor_core", "register_blocked"),
+     ((8192, 8192, 8192), "wgmma_tma_tf32", "tensor_core", "register_blocked"),
      # fewer 64 x 64 tiles than SMs with K >= 512: on Hopper, wgmma over K slices (split_k there
      # measured 0.5x cuBLAS at 256x256x131072); elsewhere the FFMA split stays
      ((256, 256, 65536), "wgmma_split_k", "split_k", "split_k"), ((1024, 1024, 1024), "wgmma", "tensor_core", "split_k"),
      ((512, 512, 16384), "wgmma_split_k", "split_k", "split_k"),
-     ((3001, 2999, 3007), "wgmma", "tensor_core", "register_blocked"),
-     ((16384, 64, 4096), "wgmma", "tensor_core", "split_k"),
+     ((3001, 2999, 3007), "wgmma_tma_tf32", "tensor_core", "register_blocked"),
+     ((16384, 64, 4096), "wgmma", "tensor_core", "split_k"),  # 128 tiles of 128 x 128: not a wave
      ((64, 64, 64), "warp_tiled", "warp_tiled", "warp_tiled")],
 )
 def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
@@ -179,6 +179,8 @@ def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
         cfg = tm.STRATEGIES[name].make_config(**params)
         cfg.validate(H100_LIMITS, "float32")
     assert recommend(*shape)[0] == strategy
+    # a call the TMA rung cannot take (batches, epilogues, layouts): the cp.async rung instead
+    assert recommend(*shape, tma=False)[0] == ("wgmma" if strategy == "wgmma_tma_tf32" else strategy)
     # float64: dmma from one wave of 128 x 128 tiles on Hopper (warp_tiled's default elsewhere),
     # below that the FFMA policy (no TF32 split for doubles: split_k for long K)
     wave = cdiv(shape[0], 128) * cdiv(shape[1], 128) >= H100_LIMITS.sm_count
@@ -190,11 +192,12 @@ def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
 
 
 def test_recommend_wgmma_rows_follow_the_last_wave():
-    """Block height for big shapes: whichever of 128, 112, 96 rows wastes least of the last wave."""
+    """Block height for big shapes: whichever of 128, 112, 96 rows wastes least of the last wave
+    (wgmma, which auto runs where the TMA rung cannot: tma=False)."""
     from tiled_matmul.heuristic import _wave_fill
 
-    assert recommend(4096, 4096, 4096) == ("wgmma", {})  # 1024 tiles of 128 rows: 7.8 waves
-    assert recommend(3001, 2999, 3007) == ("wgmma", {"bm": 112})  # 4.4 waves -> 4.9
+    assert recommend(4096, 4096, 4096, tma=False) == ("wgmma", {})  # 1024 tiles of 128 rows: 7.8 waves
+    assert recommend(3001, 2999, 3007, tma=False) == ("wgmma", {"bm": 112})  # 4.4 waves -> 4.9
     assert _wave_fill(3001, 2999, 128, 128, 132) < 0.85 < 0.95 < _wave_fill(3001, 2999, 112, 128, 132)
     assert _wave_fill(4096, 4096, 128, 128, 132) == 4096 * 4096 / (8 * 132 * 128 * 128)
 

@@ -123,6 +123,12 @@ DEFAULT_EFFICIENCY: dict = {
     # tensor_core: 59.9 TF/s at 4096^3 before the guard (bench.md); medians 0.36-0.38
     ("tensor_core", "tf32x3"): 0.35,
     ("tensor_core", "tf32"): 0.17,
+    # wgmma_tma_tf32 (scripts/bench_tf32tma.py, 2026-11-22, L2 flushed medians): tf32x3 98.3 TF/s
+    # at 4096^3 (128 x 128, 4 stages), 100.1 at 8192^3, of 494.7 / 3 = 165; tf32 354.8 at 4096^3
+    # (256 x 128), 378.1 at 8192^3, of 494.7. Both before the epilogue and fragment changes after
+    # that run; the 4096^3 figures (whole waves, launch included) are the values
+    ("wgmma_tma_tf32", "tf32x3"): 0.59,
+    ("wgmma_tma_tf32", "tf32"): 0.71,
     # dmma: 44-46 TF/s at 2048^3-8192^3 (shape_suite.md float64) of 67 FP64-tensor TF/s; median
     # 0.86 over its 15 suite rows (most of them smaller tiles, min_blocks 2-3)
     "dmma": 0.75,
@@ -388,6 +394,9 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     blocks = gx * gy * gz
     bm, bn = cfg.tile_mn
     tiles = blocks // max(gz, 1)
+    if getattr(type(cfg), "PERSISTENT", False):
+        # at most one CTA per SM, each walking many tiles: the work and its waves are the tiles'
+        tiles = blocks = cdiv(M, bm) * cdiv(N, bn)
     depth = cdiv(K, cfg.tile_k) * cfg.tile_k if cfg.tile_k else K
     padded_flops = 2 * tiles * bm * bn * depth
     f = scale(limits)

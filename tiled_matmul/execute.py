@@ -40,7 +40,7 @@ from .device import device_limits, gpu_available
 from .dtypes import DType
 from .epilogue import ACTIVATIONS, ARRAY_CTYPES, ExLaunch, ExSpec, UserArray, check_array_name, check_expression
 from . import dispatch, tunedb
-from .heuristic import half_pick
+from .heuristic import plain_pick
 from .operands import Operand, describe
 from .precision import get_precision
 from .registry import get as strategy_entry
@@ -442,13 +442,13 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         if count > 1 and bm and -(-m // bm) * bm > 1.25 * m:
             shape_m = m
             kern = resolve_kernel(shape_m, N, K, dt, device)
-        # A rung without batch, epilogue or layout hooks (wgmma_tma) picked for a call that needs
-        # them: `auto`'s cp.async rung for the dtype instead. An explicitly named strategy (a
+        # A rung without batch, epilogue or layout hooks (wgmma_tma, wgmma_tma_tf32) picked for a
+        # call that needs them: `auto`'s cp.async rung for the dtype and mode instead. An explicitly named strategy (a
         # fixed resolver) is kept, and raises below, naming what its template lacks.
         if (not kern.config.EXTRAS and not getattr(resolve_kernel, "fixed", False)
                 and (count > 1 or g is not None or p.out_dtype is not None
                      or not (is_plain(la, K) and is_plain(lb, N)))):
-            name, params = half_pick(shape_m, N, K, dt, device_limits(device).sm_count, tma=False)
+            name, params = plain_pick(shape_m, N, K, dt, device_limits(device).sm_count, kern.config.precision)
             kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern
 

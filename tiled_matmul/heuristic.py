@@ -139,6 +139,30 @@ def _wgmma_pick(M: int, N: int, K: int, sms: int, skinny: bool = False) -> "tupl
     return None
 
 
+#: wgmma_tma_tf32's params per mode, and the tile whose count must reach one wave of SMs for it
+_TMA_TF32 = {"tf32x3": ({}, (128, 128)), "tf32": (dict(bm=256, stages=4, passes=1), (256, 128))}
+#: whether `auto` (the default request, tf32x3 from K = TF32X3_MIN_K) runs wgmma_tma_tf32 too, or
+#: only requests that name "tf32x3" or "tf32". On: H100, 4096^3 tf32x3 98.3 TF/s against wgmma's
+#: 66.6 (1.48x), 8192^3 100.1; 3001x2999x3007 72.3 (scripts/bench_tf32tma.py, 2026-11-22). Its
+#: accumulation is wgmma's (a fresh partial per 32-deep K step, added by FADD), so where auto
+#: gives it a shape (from one wave of 128 x 128 tiles) the error is the one auto had there; long
+#: K on small outputs stays with wgmma_split_k, which the wave rule leaves those shapes to.
+TMA_TF32_AUTO = True
+
+
+def _tma_tf32_pick(M: int, N: int, K: int, sms: int, mode: str) -> "tuple[str, dict[str, int]] | None":
+    """wgmma_tma_tf32 (TMA, warp-specialised, persistent) for a float32 product in `mode` whose
+    output fills at least one wave of the mode's tiles, else None."""
+    from . import registry  # the registry imports the strategies, which import the config bases
+
+    if mode not in _TMA_TF32 or "wgmma_tma_tf32" not in registry.STRATEGIES:
+        return None
+    params, (bm, bn) = _TMA_TF32[mode]
+    if cdiv(M, bm) * cdiv(N, bn) >= sms:
+        return "wgmma_tma_tf32", dict(params)
+    return None
+
+
 def _tensor_cores_only(M: int, N: int, K: int, sms: int, wgmma: bool) -> tuple[str, dict[str, int]]:
     """The tensor-core pick for any shape, skinny and short-K ones included (tf32x3 or tf32 asked
     for by name): wgmma's rules, else its narrowest tile (tensor_core's off Hopper)."""
@@ -187,27 +211,50 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     return name, {}
 
 
+def plain_pick(M: int, N: int, K: int, dtype: Any, sms: int, mode: str) -> tuple[str, dict[str, int]]:
+    """(strategy, params) `auto` runs instead of a TMA rung (wgmma_tma, wgmma_tma_tf32: plain 2-D
+    products only) for a call that needs batches, an epilogue, other layouts or a float32 C from
+    16-bit inputs: the cp.async rungs' pick for the same dtype and precision mode.
+
+    >>> plain_pick(4096, 4096, 4096, "float32", 132, "tf32")
+    ('wgmma', {'passes': 1})
+    >>> plain_pick(4096, 4096, 4096, "float16", 132, "ieee")
+    ('mma_half', {})
+    """
+    if as_dtype(dtype).half:
+        return half_pick(M, N, K, dtype, sms, tma=False)
+    return recommend(M, N, K, dtype, sms, precision=mode, tma=False)
+
+
 def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" = None,
-              precision: str = "auto", wgmma: bool = True, dmma: bool = True) -> tuple[str, dict[str, int]]:
+              precision: str = "auto", wgmma: bool = True, dmma: bool = True,
+              tma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy name, params) for C[M, N] = A[M, K] @ B[K, N] without tuning data.
 
     `sms` is the GPU's SM count (the current device's, or the H100 stand-in's, when None);
     `wgmma` says whether the GPU runs sm_90a code (Hopper), `dmma` whether it has the sm_90 FP64
-    MMA shapes (Hopper). `precision` is the request (:mod:`tiled_matmul.precision`): "auto" takes
+    MMA shapes (Hopper), `tma` whether the TMA rungs may run the call (a plain 2-D product:
+    :func:`plain_pick` asks without them). `precision` is the request (:mod:`tiled_matmul.precision`): "auto" takes
     tf32x3 tensor-core kernels for float32 from K = TF32X3_MIN_K and FFMA kernels below, "ieee"
     FFMA kernels only, "tf32x3" and "tf32" tensor-core kernels only, for every shape (float64's
     kernels, dmma's FP64 tensor cores included, are all "ieee").
 
     >>> recommend(4096, 4096, 4096)
-    ('wgmma', {})
+    ('wgmma_tma_tf32', {})
     >>> recommend(3001, 2999, 3007)
-    ('wgmma', {'bm': 112})
+    ('wgmma_tma_tf32', {})
+    >>> recommend(4096, 4096, 4096, tma=False)  # batches, epilogues, layouts: the cp.async rung
+    ('wgmma', {})
     >>> recommend(4096, 4096, 4096, wgmma=False)
     ('tensor_core', {})
     >>> recommend(4096, 4096, 4096, precision="ieee")
     ('register_blocked', {})
-    >>> recommend(4096, 4096, 4096, precision="tf32")
-    ('wgmma', {'passes': 1})
+    >>> recommend(4096, 4096, 4096, precision="tf32")  # named TF32 modes: TMA from a wave of tiles
+    ('wgmma_tma_tf32', {'bm': 256, 'stages': 4, 'passes': 1})
+    >>> recommend(4096, 4096, 4096, precision="tf32x3")
+    ('wgmma_tma_tf32', {})
+    >>> recommend(1024, 1024, 1024, precision="tf32")
+    ('wgmma', {'bm': 64, 'bn': 128, 'stages': 6, 'passes': 1})
     >>> recommend(1, 8192, 8192, precision="tf32x3")  # tensor cores even where FFMA is as fast
     ('wgmma_split_k', {'bm': 64, 'bn': 128, 'stages': 6, 'min_blocks': 1, 'split_k': 4})
     >>> recommend(384, 384, 64)[0]  # K < 128: "auto" keeps to FFMA (per-element accuracy)
@@ -241,6 +288,10 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     if as_dtype(dtype).half:
         return half_pick(M, N, K, dtype, sms or device_limits().sm_count)
     if "ieee" not in modes:  # a tensor-core mode asked for by name: tensor cores for every shape
+        if wgmma and tma:
+            pick = _tma_tf32_pick(M, N, K, sms or device_limits().sm_count, modes[0])
+            if pick is not None:
+                return pick
         name, params = _tensor_cores_only(M, N, K, sms or device_limits().sm_count, wgmma)
         return name, dict(params, passes=PASSES[modes[0]]) if modes[0] != "tf32x3" else params
     tensor_cores = "tf32x3" in modes
@@ -254,7 +305,8 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     if f64 and big_tiles >= sms:
         return ("dmma", dict(_DMMA)) if dmma else ("warp_tiled", {})
     if tensor_cores and wgmma and not f64:
-        pick = _wgmma_pick(M, N, K, sms)
+        pick = _tma_tf32_pick(M, N, K, sms, "tf32x3") if tma and TMA_TF32_AUTO else None
+        pick = pick or _wgmma_pick(M, N, K, sms)
         if pick is not None:
             return pick
     if tensor_cores and big_tiles >= sms and not f64:

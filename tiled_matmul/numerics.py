@@ -148,7 +148,7 @@ def nonfinite_mask(c: Any) -> Any:
     return xp.where(xp.isnan(c), 1, xp.where(c == xp.inf, 2, xp.where(c == -xp.inf, 3, 0)))
 
 
-def bound(mode: str, K: int) -> float:
+def bound(mode: str, K: int, truncated: bool = False) -> float:
     """The componentwise error bound of precision mode `mode` at depth K, for operands whose
     nonzero magnitudes lie in [2^-100, 2^100) and products that do not underflow (the kernels'
     range guard sends other data to the exact FMA path, whose bound is ieee's):
@@ -159,7 +159,10 @@ def bound(mode: str, K: int) -> float:
       an ulp (2^-23) of the partial per MMA, 3 K/8 + 1 of them chained per product's path over
       the K steps, and the FADDs of the steps gamma_(K/32); so 3*2^-22 + (3K/8 + K/32 + 2) 2^-23;
     * tf32: big alone, |a_big b_big - ab| <= (2 * 2^-11 + 2^-22)|ab|, plus the same sums with
-      K/8 MMAs: 2^-10 + 2^-22 + (K/8 + K/32 + 2) 2^-23.
+      K/8 MMAs: 2^-10 + 2^-22 + (K/8 + K/32 + 2) 2^-23. With `truncated`, one operand reaches the
+      tensor core as float32 bits that it truncates to TF32 (|error| < 2^-10 |a|, as cuBLAS's TF32
+      GEMM; wgmma_tma_tf32's A): (2^-10 + 2^-11 + 2^-21)|ab| per product, so
+      2^-10 + 2^-11 + 2^-21 + (K/8 + K/32 + 2) 2^-23.
     """
     K = max(int(K), 1)
     if mode == "ieee":
@@ -167,7 +170,8 @@ def bound(mode: str, K: int) -> float:
     if mode == "tf32x3":
         return 3 * 2.0 ** -22 + (3 * K / 8 + K / 32 + 2) * 2.0 ** -23
     if mode == "tf32":
-        return 2.0 ** -10 + 2.0 ** -22 + (K / 8 + K / 32 + 2) * 2.0 ** -23
+        product = 2.0 ** -10 + 2.0 ** -11 + 2.0 ** -21 if truncated else 2.0 ** -10 + 2.0 ** -22
+        return product + (K / 8 + K / 32 + 2) * 2.0 ** -23
     raise ValueError(f"mode must be 'ieee', 'tf32x3' or 'tf32'; got {mode!r}")
 
 

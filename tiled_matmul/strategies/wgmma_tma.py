@@ -91,10 +91,7 @@ class WgmmaTmaConfig(Config):
         # as many waves of tiles as `most` clusters need, spread evenly: no cluster walks more
         # tiles than with `most`, and the SMs left idle cost nothing (4096^3 in 128 x 256
         # tiles: 512 tiles = 4 waves of 128, not 3.9 waves of 132)
-        if tiles == 0:  # an empty output: nothing launches, the geometry is still asked for
-            return (self.cluster_m, 1, 1)
-        waves = -(-tiles // most)
-        return (max(1, -(-tiles // waves)) * self.cluster_m, 1, 1)
+        return (persistent_count(tiles, most) * self.cluster_m, 1, 1)
 
     def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
         """A is read once per tile; B once per cluster super-tile (multicast to its CTAs)."""
@@ -177,8 +174,8 @@ class WgmmaTmaConfig(Config):
         product. At 3001 x 2999 x 3007 the two copies move 72 MB, a few percent of the product's
         time, where the cp.async rung on the unpadded rows runs at 0.64x cuBLAS. ValueError when
         C's item size is not this config's output's."""
-        a, lda = _addressable(A, M, K, stream)
-        b, ldb = _addressable(B, K, N, stream)
+        a, lda = addressable(A, M, K, stream)
+        b, ldb = addressable(B, K, N, stream)
         self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
                             c_itemsize=C.itemsize)
 
@@ -193,7 +190,7 @@ class WgmmaTmaConfig(Config):
         if M == 0 or N == 0:
             return
         if K == 0:
-            _zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
+            zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
             return
         key = (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
@@ -213,24 +210,38 @@ class WgmmaTmaConfig(Config):
         launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, ldc, plan[4], stream_ptr)
 
 
-def _addressable(X: Any, rows: int, cols: int, stream: Any) -> tuple[Any, int]:
+def persistent_count(tiles: int, most: int) -> int:
+    """How many persistent CTAs (or clusters) walk `tiles` tiles when at most `most` run at once:
+    the fewest that take as many waves of tiles as `most` would (1 for an empty output, whose
+    geometry is still asked for)."""
+    if tiles == 0:
+        return 1
+    waves = -(-tiles // max(1, most))
+    return max(1, -(-tiles // waves))
+
+
+def addressable(X: Any, rows: int, cols: int, stream: Any) -> tuple[Any, int]:
     """(array, row pitch in elements) of the C-contiguous `rows` x `cols` matrix X as TMA can
     read it: X itself, or a copy on `stream` whose rows are padded to a multiple of 16 bytes
-    (copied as raw 16-bit words, whatever the 16-bit type). The caller keeps the array alive
+    (copied as raw words of the item size, whatever the type). The caller keeps the array alive
     until the launch is queued; CuPy's pool reuses it only after work queued later on the stream."""
     if rows == 0 or cols == 0 or tma.matrix_problem("x", X.data.ptr, rows, cols, cols, X.itemsize) is None:
         return X, cols
     import cupy
 
+    if not hasattr(X, "view"):  # an address and a dtype (execute's _At): the matrix as a cupy array
+        mem = cupy.cuda.UnownedMemory(X.data.ptr, rows * cols * X.itemsize, None, cupy.cuda.runtime.getDevice())
+        X = cupy.ndarray((rows, cols), X.dtype, cupy.cuda.MemoryPointer(mem, 0))
     per = tma.ALIGN // X.itemsize
     pitch = -(-cols // per) * per
     with stream:
         buf = cupy.empty((rows, pitch), dtype=X.dtype)
-        buf.view(cupy.uint16)[:, :cols] = X.view(cupy.uint16)
+        word = cupy.uint16 if X.itemsize == 2 else cupy.uint32
+        buf.view(word)[:, :cols] = X.view(word)
     return buf, pitch
 
 
-def _zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -> None:
+def zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -> None:
     """C = 0 for K = 0 (an empty sum), on the given stream."""
     from cupy.cuda import runtime
 
@@ -330,7 +341,7 @@ def _max_active_clusters(fptr: int, block: tuple[int, int, int], smem: int, clus
     return out.value if rc == 0 and out.value > 0 else None
 
 
-def _rows(x: Any, name: str) -> tuple[int, int, int]:
+def row_layout(x: Any, name: str) -> tuple[int, int, int]:
     """(rows, cols, pitch in elements) of a 2-D device array whose rows are contiguous."""
     if x.ndim != 2:
         raise ValueError(f"{name} must be 2-D; got shape {x.shape}")
@@ -362,15 +373,15 @@ def tma_matmul(a: Any, b: Any, c: Any = None, *, dtype: Any = None, config: "Wgm
 
     cfg = config if config is not None else STRATEGY.default
     dt = as_dtype(dtype if dtype is not None else a.dtype)
-    M, K, lda = _rows(a, "a")
-    Kb, N, ldb = _rows(b, "b")
+    M, K, lda = row_layout(a, "a")
+    Kb, N, ldb = row_layout(b, "b")
     if Kb != K:
         raise ValueError(f"inner dimensions differ: a is {a.shape} and b is {b.shape}")
     if a.itemsize != 2 or b.itemsize != 2:
         raise ValueError(f"a and b must hold 16-bit elements; got itemsizes {a.itemsize} and {b.itemsize}")
     if c is None:
         c = cupy.empty((M, N), dtype=cupy.float32 if cfg.out_bits == 32 else a.dtype)
-    Mc, Nc, ldc = _rows(c, "c")
+    Mc, Nc, ldc = row_layout(c, "c")
     if (Mc, Nc) != (M, N):
         raise ValueError(f"c has shape {c.shape}; expected {(M, N)}")
     kernel = get_kernel(STRATEGY, cfg, dt, cupy.cuda.Device().id)

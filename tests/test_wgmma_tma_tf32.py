@@ -1,0 +1,215 @@
+"""CPU checks of wgmma_tma_tf32: configs and their rules, the rendered instructions per mode, the
+fragment permutation (a bijection, conflict-free), tensor-map arguments for float32, the launch
+buffer, the heuristic's picks, and (with nvcc) every config compiling for sm_90a without spills
+or serialised wgmmas."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import heuristic, numerics, tma
+from tiled_matmul.device import H100_LIMITS as H100
+from tiled_matmul.ptxas import ptxas_report
+from tiled_matmul.render import render
+from tiled_matmul.strategies.wgmma_tma_tf32 import Tf32TmaLauncher, WgmmaTmaTf32Config
+
+from .conftest import HAS_NVCC
+
+ENTRY = tm.STRATEGIES["wgmma_tma_tf32"]
+F32 = tma.DATA_TYPE["float32"]
+
+
+# ---- configs ------------------------------------------------------------------------------------
+def test_every_config_is_valid_and_fits_the_h100():
+    modes = set()
+    for cfg in ENTRY.configs:
+        cfg.validate(H100, "float32")
+        assert cfg.smem_bytes() <= H100.smem_per_block_optin
+        assert cfg.acc_regs <= cfg.MAX_ACC_REGS
+        modes.add(cfg.precision)
+    assert modes == {"tf32x3", "tf32"}
+    assert ENTRY.default.precision == "tf32x3" and ENTRY.default.with_precision("tf32").passes == 1
+    assert not WgmmaTmaTf32Config.EXTRAS and WgmmaTmaTf32Config.LAYOUTS == ()
+
+
+@pytest.mark.parametrize("params,needle", [
+    (dict(bm=96), "bm (96) must be 64, 128, 192 or 256"),
+    (dict(bn=64), "bn (64) must be 128 or 256"),
+    (dict(bm=256), "needs 256 accumulator registers"),  # tf32x3: acc + part
+    (dict(bm=256, bn=256, passes=1), "needs 256 accumulator registers"),
+    (dict(bm=64, bn=256), "must be 128 with passes=3"),
+    (dict(passes=2), "passes (2) must be 3"),
+    (dict(stages=9), "stages (9) must be between 2 and 8"),
+    (dict(stages=8), "shared memory"),  # 8 x 32 KB stages + 48 KB of small parts do not fit
+])
+def test_rules_name_what_is_wrong(params, needle):
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        WgmmaTmaTf32Config(**params).validate(H100, "float32")
+
+
+def test_other_dtypes_are_refused_naming_the_dtypes():
+    with pytest.raises(ValueError, match="wgmma_tma_tf32 computes float32 only, got float16"):
+        ENTRY.default.validate(H100, "float16")
+    assert ENTRY.default_dtype == "float32"
+
+
+def test_grid_is_persistent_and_balanced():
+    cfg = ENTRY.default
+    assert cfg.grid(4096, 4096, sms=132) == (128, 1, 1)  # 1024 tiles: 8 waves of 128
+    assert cfg.grid(100, 100, sms=132) == (1, 1, 1)
+    for M, N in [(1, 1), (3001, 2999), (8192, 8192), (777, 65)]:
+        grid = cfg.grid(M, N, sms=132)[0]
+        assert grid <= 132 and -(-cfg.tiles(M, N) // grid) == -(-cfg.tiles(M, N) // 132)
+
+
+def test_smem_counts_stages_and_small_part_buffers():
+    cfg = ENTRY.default  # 128 x 128, 5 stages, tf32x3
+    assert cfg.smem_bytes() == 5 * 256 * 128 + 3 * 128 * 128 + 1024 + 16 * 5
+    one = cfg.replace(passes=1)
+    assert one.smem_bytes() == 5 * 256 * 128 + 1024 + 16 * 5  # no small parts in one pass
+
+
+# ---- rendering ----------------------------------------------------------------------------------
+def test_render_per_mode():
+    x3 = render(ENTRY, ENTRY.default, "float32")
+    assert "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32" in x3
+    assert "constexpr int PASSES = 3;" in x3 and "constexpr int SMALL_BUFS = 3;" in x3
+    assert "bar.red.or.pred" in x3 and "consumers_sync();" in x3 and "fence_proxy_async_smem();" in x3
+    assert "split_tf32(x.x, big.x, small.x, guard);" in x3
+    # the split rounds to nearest (issue 12): the shared helper, not truncation
+    assert "(__float_as_uint(x) + 0x1000u) & 0xffffe000u" in x3
+    one = render(ENTRY, WgmmaTmaTf32Config(bm=256, passes=1, stages=4), "float32")
+    assert "m64n256k8.f32.tf32.tf32" in one and "constexpr int N_SUB = 1;" in one
+    assert "consumers_sync();" not in one and "small_desc" not in one  # A is not touched
+    assert "frag[ns][kk][r] = round_tf32(raw[ns][kk][r]);" in one
+    wide = render(ENTRY, WgmmaTmaTf32Config(bm=128, bn=256, passes=1, stages=4), "float32")
+    assert "constexpr int N_SUB = 2;" in wide and "constexpr int B_BOXES = 8;" in wide
+    for src in (x3, one):
+        assert "setmaxnreg.dec.sync.aligned.u32 24;" in src and "setmaxnreg.inc.sync.aligned.u32 240;" in src
+        assert "wgmma_m64k16" not in src  # the 16-bit instruction of _wgmma.cuh.j2 stays out
+        assert "exact_cols(A, B, C, M, N, K, lda, ldb, ldc" in src
+
+
+def test_fragment_permutation_is_a_conflict_free_bijection():
+    """The template's n(q, h, g) maps the 64 fragment rows onto the 64 columns of a chunk, and each
+    warp-wide load of one fragment register hits 32 distinct banks in the swizzled B boxes."""
+    def n_of(q, h, g):
+        return 32 * (q // 2) + 16 * (g // 4) + 4 * (2 * (q % 2) + h) + g % 4
+
+    assert sorted(n_of(q, h, g) for q in range(4) for h in range(2) for g in range(8)) == list(range(64))
+    for q in range(4):
+        for h in range(2):
+            for kh in range(2):
+                banks = set()
+                for lane in range(32):
+                    g, t = lane // 4, lane % 4
+                    n, k = n_of(q, h, g), t + 4 * kh
+                    # byte address inside a 32-column box: line k, 16-byte chunk swizzled by k % 8
+                    byte = (n // 32) * 4096 + k * 128 + (((n % 32) // 4) ^ (k % 8)) * 16 + 4 * (n % 4)
+                    banks.add(byte // 4 % 32)
+                assert len(banks) == 32, (q, h, kh)
+    # and the template computes the same offsets
+    src = render(ENTRY, ENTRY.default, "float32")
+    assert "chunk = 4 * (g / 4) + 2 * (q % 2) + h;" in src
+    assert "32 * (q / 2) + 16 * (g / 4) + 8 * (q % 2) + g % 4;" in src
+
+
+# ---- tensor maps, operands, launch ---------------------------------------------------------------
+def test_float32_tensor_maps_use_128_byte_lines():
+    a = tma.tiled_2d(address=0x10000, rows=3001, cols=3007, pitch=3008, itemsize=4, dtype_code=F32,
+                     box_rows=128, box_cols=32)
+    assert a.global_dim == (3007, 3001) and a.global_strides == (3008 * 4,) and a.box_dim == (32, 128)
+    with pytest.raises(ValueError, match="exceed the 128-byte swizzle span"):
+        tma.tiled_2d(address=0x10000, rows=64, cols=64, pitch=64, itemsize=4, dtype_code=F32, box_rows=32, box_cols=64)
+
+
+def test_operand_problem_says_why():
+    cfg = ENTRY.default
+    assert "a has rows of 71 elements = 284 bytes" in cfg.operand_problem(64, 64, 71, 0x1000, 71, 0x2000, 64)
+    assert "b starts at address 0x2004" in cfg.operand_problem(64, 64, 64, 0x1000, 64, 0x2004, 64)
+    assert cfg.operand_problem(129, 257, 71, 0x1000, 72, 0x2000, 260) is None
+
+
+def test_launch_refuses_unaligned_operands_before_touching_the_gpu():
+    class Kern:
+        _companions: dict = {}
+        device = None
+
+    with pytest.raises(ValueError, match="cannot read these operands with TMA: a has rows of 71 elements"):
+        ENTRY.default.launch_strided(Kern(), 0x1000, 71, 0x2000, 64, 0x3000, 64, 16, 64, 71, 0)
+
+
+def test_launch_buffer_matches_the_kernel_signature():
+    # (tmA, tmB, A, B, C, M, N, K, lda, ldb, ldc): two 64-byte-aligned maps, 3 pointers, 6 ints
+    offs = Tf32TmaLauncher.OFFSETS
+    assert offs[:2] == (0, 128) and offs[2:5] == (256, 264, 272)
+    assert list(offs[5:]) == [280 + 4 * i for i in range(6)] and offs[-1] + 4 <= Tf32TmaLauncher.SIZE
+    assert ctypes.sizeof(ctypes.c_void_p) == 8
+    src = render(ENTRY, ENTRY.default, "float32")
+    assert re.search(r"const __grid_constant__ TmTensorMap tmA, const __grid_constant__ TmTensorMap tmB,\s*"
+                     r"const float\* __restrict__ A, const float\* __restrict__ B, float\* __restrict__ C,\s*"
+                     r"int M, int N, int K, int lda, int ldb, int ldc\)", src)
+
+
+def test_launch_plans_are_bounded():
+    launcher = object.__new__(Tf32TmaLauncher)
+    launcher.plans = {}
+    for i in range(Tf32TmaLauncher.PLANS + 10):
+        launcher.remember((i,), (1, b"a", b"b"))
+    assert len(launcher.plans) <= Tf32TmaLauncher.PLANS and (0,) not in launcher.plans
+
+
+# ---- dispatch and numerics -------------------------------------------------------------------------
+def test_heuristic_picks_it_for_named_tf32_modes_on_large_outputs():
+    assert heuristic.recommend(4096, 4096, 4096, precision="tf32x3", sms=132) == ("wgmma_tma_tf32", {})
+    assert heuristic.recommend(8192, 8192, 8192, precision="tf32", sms=132) == (
+        "wgmma_tma_tf32", {"bm": 256, "stages": 4, "passes": 1})
+    assert heuristic.recommend(3001, 2999, 3007, precision="tf32x3", sms=132)[0] == "wgmma_tma_tf32"
+    # below a wave of its tiles, off Hopper, or without TMA: the cp.async rungs
+    assert heuristic.recommend(1024, 1024, 1024, precision="tf32x3", sms=132)[0] == "wgmma"
+    assert heuristic.recommend(4096, 4096, 4096, precision="tf32", sms=132, wgmma=False)[0] == "tensor_core"
+    assert heuristic.recommend(4096, 4096, 4096, precision="tf32", sms=132, tma=False) == ("wgmma", {"passes": 1})
+    assert heuristic.plain_pick(4096, 4096, 4096, "float32", 132, "tf32x3") == ("wgmma", {})
+    # `auto` runs it too (tf32x3 from K = 128, from one wave of 128 x 128 tiles; measured 1.48x
+    # wgmma at 4096^3), the cp.async rungs below a wave, for long K on small outputs (split-K)
+    # and for calls the TMA rungs cannot take
+    assert heuristic.TMA_TF32_AUTO
+    assert heuristic.recommend(4096, 4096, 4096, sms=132) == ("wgmma_tma_tf32", {})
+    assert heuristic.recommend(1536, 1536, 65536, sms=132) == ("wgmma_tma_tf32", {})
+    assert heuristic.recommend(256, 256, 65536, sms=132)[0] == "wgmma_split_k"
+    assert heuristic.recommend(1024, 1024, 1024, sms=132)[0] == "wgmma"
+    assert heuristic.recommend(4096, 4096, 64, sms=132)[0] != "wgmma_tma_tf32"  # K < 128: FFMA
+    assert heuristic.plain_pick(4096, 4096, 4096, "float32", 132, "tf32x3") == ("wgmma", {})
+
+
+def test_every_pick_validates():
+    for M, N, K in [(4096, 4096, 4096), (8192, 8192, 8192), (3001, 2999, 3007), (16384, 128, 4096)]:
+        for mode in ("tf32", "tf32x3"):
+            name, params = heuristic.recommend(M, N, K, precision=mode, sms=132)
+            cfg = tm.STRATEGIES[name].make_config(**params).validate(H100, "float32")
+            assert cfg.precision == mode
+
+
+def test_truncated_tf32_bound():
+    K = 4096
+    assert numerics.bound("tf32", K, truncated=True) - numerics.bound("tf32", K) == pytest.approx(
+        2.0 ** -11 + 2.0 ** -21 - 2.0 ** -22)
+    assert WgmmaTmaTf32Config.TF32_TRUNCATES
+
+
+# ---- nvcc ----------------------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg", ENTRY.configs, ids=[c.tag() for c in ENTRY.configs])
+def test_compiles_for_sm90a_without_spills(cfg):
+    rep = ptxas_report("wgmma_tma_tf32", cfg, "float32")
+    assert cfg.tag() in rep.log, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    assert 0 < rep.registers <= H100.regs_per_sm // cfg.THREADS, rep.log
+    assert "C7508" not in rep.log and "setmaxnreg" not in rep.log.lower(), rep.log
+    # no wgmma serialised by ptxas (registers written between wgmmas, or too few registers)
+    assert "are serialized" not in rep.log, rep.log

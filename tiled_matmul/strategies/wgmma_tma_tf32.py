@@ -1,0 +1,295 @@
+"""Rung 16: float32 (tf32 and tf32x3) on Hopper's wgmma, fed by TMA, warp-specialised and persistent."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..configs import Config, TF32Modes, cdiv
+from ..device import DeviceLimits, device_limits
+from ..dtypes import FLOAT32, DType
+from ..strategy import Strategy
+from .. import tma
+from .wgmma_tma import addressable, persistent_count, row_layout, zero_rows
+
+
+@dataclass(frozen=True)
+class WgmmaTmaTf32Config(TF32Modes, Config):
+    """float32 products on Hopper's warpgroup tensor cores in TF32 (``passes=1``, "tf32") or
+    3xTF32 (``passes=3``, "tf32x3"), fed by TMA; sm_90a only.
+
+    The machinery of wgmma_tma (one CTA per SM walking bm x bn tiles in grouped order, a producer
+    warpgroup issuing TMA copies into a `stages`-deep mbarrier ring, two consumer warpgroups),
+    with the transposed product of wgmma: TF32 wgmma reads shared-memory operands only k-major, so
+    each consumer computes its bn/2 columns of C for all bm rows as C^T = B^T A^T, B's values
+    loaded into registers (rounded or split there) and A's tile read by descriptor, as TMA lands
+    it. tf32 reads A's float32 bits (the tensor core truncates them to TF32, as cuBLAS's TF32
+    GEMM does); tf32x3 splits the A tile in shared memory. Tiles with Inf, NaN or (tf32x3)
+    operands outside the split's exact range are recomputed with FMAs (see the template).
+
+    TMA needs 16-byte row pitches and bases: :meth:`launch` copies other operands into padded
+    rows first; :meth:`launch_strided` raises ValueError for them (:meth:`operand_problem`).
+    Plain 2-D products only (no batch, epilogue or layout extras): `auto` runs the cp.async
+    rungs for those.
+    """
+
+    STRATEGY: ClassVar[str] = "wgmma_tma_tf32"
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
+    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
+    BATCH_AXIS: ClassVar[int] = 1
+    EXTRAS: ClassVar[bool] = False
+    #: one CTA per SM walks many tiles (the cost model counts tiles, not CTAs)
+    PERSISTENT: ClassVar[bool] = True
+    bm: int = 128
+    bn: int = 128
+    stages: int = 5
+    group_m: int = 8
+    passes: int = 3  # TF32 MMAs per product: 3 (tf32x3) or 1 (tf32)
+
+    #: K depth of a stage: 32 floats, one 128-byte swizzle line
+    BK: ClassVar[int] = 32
+    #: threads: one producer and two consumer warpgroups
+    THREADS: ClassVar[int] = 384
+    #: setmaxnreg targets: 128 x 24 + 256 x 240 = 64512 <= the SM's 65536 registers (the producer's
+    #: code needs 5; tf32x3's two fragment sets take the consumers to R237 at 128 x 128)
+    PRODUCER_REGS: ClassVar[int] = 24
+    CONSUMER_REGS: ClassVar[int] = 240
+    #: buffers of A's small parts (tf32x3): a step writes one while the wgmmas of the two before
+    #: it may still read theirs (see the template's "Small-part buffers")
+    SMALL_BUFS: ClassVar[int] = 3
+    #: tf32 (passes=1) hands A's float32 bits to the tensor core, which truncates them to TF32:
+    #: the error bound is numerics.bound("tf32", K, truncated=True)
+    TF32_TRUNCATES: ClassVar[bool] = True
+    #: accumulator floats a consumer thread may hold (acc, and part for tf32x3): what leaves room
+    #: for two sets of fragments and the addresses within CONSUMER_REGS
+    MAX_ACC_REGS: ClassVar[int] = 128
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)
+
+    @property
+    def tile_k(self) -> int:
+        return self.BK
+
+    @property
+    def n_sub(self) -> int:
+        """64-column chunks of C per consumer warpgroup."""
+        return self.bn // 128
+
+    @property
+    def small_bufs(self) -> int:
+        return self.SMALL_BUFS if self.passes == 3 else 0
+
+    @property
+    def acc_regs(self) -> int:
+        """Accumulator floats per consumer thread: bm x (bn / 2) outputs over 128 threads, twice
+        for tf32x3 (the step's partial tile beside the float32 sums)."""
+        return self.bm * self.bn // 2 // 128 * (2 if self.passes == 3 else 1)
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.THREADS, 1, 1)
+
+    def tiles(self, M: int, N: int) -> int:
+        return cdiv(M, self.bm) * cdiv(N, self.bn)
+
+    def grid(self, M: int, N: int, sms: "int | None" = None) -> tuple[int, int, int]:
+        """Persistent: at most one CTA per SM (`sms`; the current device's count when None), and
+        the fewest CTAs that take as many waves of tiles as `sms` would."""
+        if sms is None:
+            sms = device_limits(None).sm_count
+        return (persistent_count(self.tiles(M, N), sms), 1, 1)
+
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        steps = cdiv(K, self.BK)
+        tiles = self.tiles(M, N)
+        return tiles * steps * self.bm * self.BK, tiles * steps * self.BK * self.bn
+
+    def smem_bytes(self, dtype: Any = FLOAT32) -> int:
+        # the ring of stages, the small-part buffers (tf32x3), 1 KB for the 1024-byte round-up,
+        # full and empty mbarriers
+        line = self.BK * 4
+        return ((self.stages * (self.bm + self.bn) + self.small_bufs * self.bm) * line + 1024
+                + 16 * self.stages)
+
+    def template_constants(self, dt: DType) -> dict[str, Any]:
+        return {"BK": self.BK, "N_SUB": self.n_sub, "D_REGS": self.bm // 2, "B_BOXES": self.bn // 32,
+                "SMALL_BUFS": self.small_bufs, "PRODUCER_REGS": self.PRODUCER_REGS,
+                "CONSUMER_REGS": self.CONSUMER_REGS, "WGMMA_AB": "tf32"}
+
+    def rules(self, limits: DeviceLimits, dt: DType):
+        yield (self.runs_on(limits),
+               f"wgmma_tma_tf32 runs only on sm_90 (Hopper) GPUs; {limits.name} is sm_{limits.compute_capability}")
+        yield self._passes_rule()
+        yield (self.bm in (64, 128, 192, 256),
+               f"bm ({self.bm}) must be 64, 128, 192 or 256 (the wgmma's n, one TMA box of A rows)")
+        yield (self.bn in (128, 256),
+               f"bn ({self.bn}) must be 128 or 256 (two consumer warpgroups of one or two 64-column chunks)")
+        yield (self.acc_regs <= self.MAX_ACC_REGS,
+               f"bm x bn = {self.bm} x {self.bn} with passes={self.passes} needs {self.acc_regs} accumulator "
+               f"registers per consumer thread; at most {self.MAX_ACC_REGS} fit beside the fragments "
+               "(tf32: 256 x 128 or 128 x 256; tf32x3: 128 x 128)")
+        yield (self.passes == 1 or self.bn == 128,
+               f"bn ({self.bn}) must be 128 with passes=3: the big and small fragments of two 64-column "
+               "chunks do not fit in registers beside the accumulators (ptxas spills)")
+        yield self._stages_rule(2, 8)
+        yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
+        yield (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
+               f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
+        yield self._fits_sm_rule(limits, dt, 1)
+
+    # -- operands and the launch ----------------------------------------------------------------
+    def operand_problem(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int) -> "str | None":
+        """Why TMA cannot read A (M x K, `lda` floats per row) and B (K x N, `ldb`) at these
+        addresses (None when it can); a pure function of the numbers."""
+        return tma.matrix_problem("a", a_ptr, M, K, lda, 4) or tma.matrix_problem("b", b_ptr, K, N, ldb, 4)
+
+    def tensor_maps(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int) -> tuple[bytes, bytes]:
+        """The encoded tensor maps of A (boxes of 32 k x bm rows) and B (32 n x 32 k), cached in
+        :data:`tiled_matmul.tma.MAPS`."""
+        code = tma.DATA_TYPE["float32"]
+        amap = tma.MAPS.get(a_ptr, M, K, lda, 4, code, self.bm, self.BK, "a")
+        bmap = tma.MAPS.get(b_ptr, K, N, ldb, 4, code, self.BK, 32, "b")
+        return amap, bmap
+
+    def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
+        """C = A @ B for C-contiguous operands (the standard entry; `flags` is ignored). An
+        operand TMA cannot address (rows that are not a multiple of 16 bytes, a start off a
+        16-byte boundary) is first copied on `stream` into rows padded to 16 bytes."""
+        a, lda = addressable(A, M, K, stream)
+        b, ldb = addressable(B, K, N, stream)
+        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr)
+
+    def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
+                       M: int, N: int, K: int, stream_ptr: int) -> None:
+        """C = A @ B with row pitches lda, ldb, ldc (floats), on the stream at `stream_ptr`."""
+        if M == 0 or N == 0:
+            return
+        if K == 0:
+            zero_rows(c_ptr, M, N, ldc, 4, stream_ptr)
+            return
+        key = (a_ptr, lda, b_ptr, ldb, M, N, K)
+        launcher = kernel._companions.get("__tma_tf32__")
+        plan = launcher.plans.get(key) if launcher is not None else None
+        if plan is None:  # checked, encoded and sized once per operand layout
+            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb)
+            if problem:
+                raise ValueError(f"wgmma_tma_tf32 cannot read these operands with TMA: {problem}; "
+                                 "use another strategy (or copy them to 16-byte-aligned rows)")
+            launcher = _launcher(kernel)
+            amap, bmap = self.tensor_maps(M, N, K, a_ptr, lda, b_ptr, ldb)
+            grid = self.grid(M, N, device_limits(kernel.device).sm_count)
+            plan = launcher.remember(key, (grid[0], amap, bmap))
+        launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc, stream_ptr)
+
+
+class Tf32TmaLauncher:
+    """``cuLaunchKernel`` for the wgmma_tma_tf32 kernel: (tmA, tmB, A, B, C, M, N, K, lda, ldb,
+    ldc), two 128-byte tensor maps by value, three pointers and six ints. Each thread keeps one
+    argument buffer; the driver copies the values before cuLaunchKernel returns."""
+
+    #: byte offsets of the 11 arguments in the buffer (the maps 64-byte aligned, as the struct is)
+    OFFSETS = (0, 128, 256, 264, 272, 280, 284, 288, 292, 296, 300)
+    SIZE = 320
+    #: launch plans kept per kernel
+    PLANS = 1024
+
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int):
+        from cupy.cuda import driver
+
+        self._launch = driver.launchKernel
+        self.fptr = raw.kernel.ptr
+        self.block = block
+        self.smem = smem
+        self._tls = threading.local()
+        #: (a_ptr, lda, b_ptr, ldb, M, N, K) -> (grid, A's map, B's map)
+        self.plans: dict = {}
+
+    def remember(self, key: tuple, plan: tuple) -> tuple:
+        """Keep `plan` for `key` (the oldest half dropped past PLANS entries); returns it."""
+        if len(self.plans) >= self.PLANS:
+            for old in list(self.plans)[: self.PLANS // 2]:
+                self.plans.pop(old, None)
+        self.plans[key] = plan
+        return plan
+
+    def _buffers(self):
+        raw = ctypes.create_string_buffer(self.SIZE + 64)
+        base = (ctypes.addressof(raw) + 63) & ~63
+        params = (ctypes.c_void_p * len(self.OFFSETS))(*(base + off for off in self.OFFSETS))
+        ptrs = (ctypes.c_uint64 * 3).from_address(base + self.OFFSETS[2])
+        words = (ctypes.c_int32 * 6).from_address(base + self.OFFSETS[5])
+        self._tls.bufs = bufs = (raw, base, params, ctypes.addressof(params), ptrs, words)
+        return bufs
+
+    def __call__(self, grid_x: int, amap: bytes, bmap: bytes, a_ptr: int, b_ptr: int, c_ptr: int, M: int, N: int,
+                 K: int, lda: int, ldb: int, ldc: int, stream_ptr: int) -> None:
+        try:
+            _, base, _, params_ptr, ptrs, words = self._tls.bufs
+        except AttributeError:
+            _, base, _, params_ptr, ptrs, words = self._buffers()
+        ctypes.memmove(base, amap, 128)
+        ctypes.memmove(base + 128, bmap, 128)
+        ptrs[0], ptrs[1], ptrs[2] = a_ptr, b_ptr, c_ptr
+        words[0], words[1], words[2], words[3], words[4], words[5] = M, N, K, lda, ldb, ldc
+        bx, by, bz = self.block
+        self._launch(self.fptr, grid_x, 1, 1, bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
+
+
+def _launcher(kernel: Any) -> Tf32TmaLauncher:
+    """The Tf32TmaLauncher of a CompiledKernel (built on first use, kept with the kernel)."""
+    companions = kernel._companions
+    fast = companions.get("__tma_tf32__")
+    if fast is None:
+        fast = companions.setdefault("__tma_tf32__", Tf32TmaLauncher(kernel.raw, kernel.config.block(),
+                                                                     kernel.smem_bytes))
+    return fast
+
+
+def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Config | None" = None) -> Any:
+    """C = a @ b with the wgmma_tma_tf32 kernel on the current CuPy stream, for 2-D float32 cupy
+    arrays whose rows are contiguous and whose row pitches may be padded (views such as
+    ``x[:, :71]`` of a 72-column array), without the public API's checks. `c` (written in place
+    and returned) or a new float32 array. ValueError when TMA cannot read a or b.
+
+    >>> c = tma_tf32_matmul(a, b, config=WgmmaTmaTf32Config(bm=256, passes=1))  # doctest: +SKIP
+    """
+    import cupy
+
+    from ..compile import get_kernel
+
+    cfg = config if config is not None else STRATEGY.default
+    M, K, lda = row_layout(a, "a")
+    Kb, N, ldb = row_layout(b, "b")
+    if Kb != K:
+        raise ValueError(f"inner dimensions differ: a is {a.shape} and b is {b.shape}")
+    if a.dtype != cupy.float32 or b.dtype != cupy.float32:
+        raise ValueError(f"a and b must be float32; got {a.dtype} and {b.dtype}")
+    if c is None:
+        c = cupy.empty((M, N), dtype=cupy.float32)
+    Mc, Nc, ldc = row_layout(c, "c")
+    if (Mc, Nc) != (M, N) or c.dtype != cupy.float32:
+        raise ValueError(f"c has shape {c.shape} and dtype {c.dtype}; expected {(M, N)} float32")
+    kernel = get_kernel(STRATEGY, cfg, "float32", cupy.cuda.Device().id)
+    cfg.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, c.data.ptr, ldc, M, N, K,
+                       cupy.cuda.get_current_stream().ptr)
+    return c
+
+
+STRATEGY = Strategy.of(
+    WgmmaTmaTf32Config,
+    "16_wgmma_tma_tf32.cu.j2",
+    "float32 (tf32x3 or tf32) on wgmma fed by TMA: B^T A^T with B's fragments rounded/split in registers, "
+    "persistent, warp-specialised",
+    [
+        dict(bm=128, bn=128, stages=4),
+        dict(bm=64, bn=128, stages=8),  # twice the tiles of 128 x 128 (fuller last waves)
+        # tf32 (one pass): wider tiles, the accumulators alone in registers
+        dict(bm=256, bn=128, stages=4, passes=1),
+        dict(bm=128, bn=256, stages=4, passes=1),
+        dict(bm=128, bn=128, stages=6, passes=1),
+    ],
+)
