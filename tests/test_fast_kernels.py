@@ -115,6 +115,22 @@ def test_wgmma_rules():
     assert all(e.runs_on(ampere) for e in tm.STRATEGIES.values() if not e.config_cls.NVRTC_ARCH)
 
 
+def test_wgmma_layout_smem():
+    from tiled_matmul.epilogue import ExSpec
+
+    cfg = tm.STRATEGIES["wgmma"].default
+    assert cfg.smem_bytes_for("float32", None) == cfg.smem_bytes_for("float32", ExSpec("float", ld=True)) == cfg.smem_bytes()
+    # B column-major: Bs[n][k], rows of BK + 4
+    assert cfg.smem_bytes_for("float32", ExSpec("float", b_col=True)) == ((3 + 2) * 128 * 32 + 3 * 128 * 36) * 4 + 1024
+    # A column-major: two stages of big parts, two of small parts, stages-1 copy buffers of A and of B
+    assert cfg.smem_bytes_for("float32", ExSpec("float", a_col=True)) == ((2 + 2 + 2) * 128 * 32 + 2 * 32 * 136) * 4 + 1024
+    assert cfg.smem_bytes_for("float32", ExSpec("float", a_col=True, b_col=True)) == (
+        (2 + 2 + 2) * 128 * 32 + 2 * 128 * 36) * 4 + 1024
+    # two blocks of the plain kernel fit an SM, two of the column-major A's do not: A is copied
+    tight = cfg.replace(bn=64, min_blocks=2).validate(H100_LIMITS)
+    assert tight.layouts() == ((False, False), (False, True))
+
+
 def test_arch_flags_name_the_specific_target():
     from tiled_matmul.ptxas import arch_flags
 

@@ -271,7 +271,7 @@ def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32,
         config.validate(dev, dt)
         source = render(entry, config, dt, ex)
         name = kernel_name(entry.name, config, dt)
-        smem = config.smem_bytes(dt)
+        smem = config.smem_bytes_for(dt, ex)
         t0 = time.perf_counter()
         with cupy.cuda.Device(dev):
             try:

@@ -183,6 +183,11 @@ class Config:
         """Shared memory one block uses, in bytes, for elements of `dtype`."""
         return 0
 
+    def smem_bytes_for(self, dtype: Any = FLOAT32, ex: Any = None) -> int:
+        """Shared memory of the kernel rendered with extras `ex` (an epilogue.ExSpec; None: the
+        plain kernel): :meth:`smem_bytes`, unless the operand layouts stage differently."""
+        return self.smem_bytes(dtype)
+
     @property
     def tile_k(self) -> int:
         """K depth of one shared-memory stage (0 for strategies that stage nothing)."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..configs import ALL_LAYOUTS, TF32Modes, WarpGridConfig
+from ..device import H100_LIMITS
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
 
@@ -25,10 +26,6 @@ class WgmmaConfig(TF32Modes, WarpGridConfig):
     STRATEGY: ClassVar[str] = "wgmma"
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
 
-    def _layout_tiles_split(self) -> bool:
-        # column-major operands are copied by copy_transposed (kernels/_macros.j2): A as bm x BK
-        # blocks of 8 m x 4 k per warp, B as BK x bn blocks of 4 k x 8 n
-        return self._transposed_split(self.bm, self.BK, 8) and self._transposed_split(self.BK, self.bn, 4)
     DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     #: NVRTC target: wgmma exists only in the architecture-specific sm_90a instruction set
@@ -58,13 +55,34 @@ class WgmmaConfig(TF32Modes, WarpGridConfig):
     def block(self) -> tuple[int, int, int]:
         return (128 * self.warpgroups, 1, 1)
 
-    def smem_bytes(self, dtype: Any = FLOAT32) -> int:
+    def smem_bytes(self, dtype: Any = FLOAT32, a_col: bool = False, b_col: bool = False) -> int:
+        """Shared memory of the plain kernel, or of the one reading A and/or B column-major."""
         isz = as_dtype(dtype).itemsize
-        # STAGES A stages + two stages of A's small parts (3 passes) + STAGES B stages, + 1 KB to
-        # align to 1 KB
         small = 2 if self.passes == 3 else 0
-        floats = (self.stages + small) * self.bm * self.BK + self.stages * self.BK * (self.bn + self.B_PAD)
-        return floats * isz + 1024
+        a = self.bm * self.BK
+        b = self.bn * (self.BK + 4) if b_col else self.BK * (self.bn + self.B_PAD)  # Bs[n][k] or Bs[k][n]
+        if a_col:
+            # two stages of A's big parts + two of its small parts (3 passes) + stages-1 copy
+            # buffers of A as it lies and of B
+            floats = (2 + small + self.stages - 1) * a + (self.stages - 1) * b
+        else:
+            # STAGES A stages + two stages of A's small parts (3 passes) + STAGES B stages
+            floats = (self.stages + small) * a + self.stages * b
+        return floats * isz + 1024  # + 1 KB to align to 1 KB
+
+    def smem_bytes_for(self, dtype: Any = FLOAT32, ex: Any = None) -> int:
+        return self.smem_bytes(dtype, bool(ex and ex.a_col), bool(ex and ex.b_col))
+
+    def layouts(self) -> tuple[tuple[bool, bool], ...]:
+        # a column-major operand's kernel stages differently (smem_bytes): a pair whose kernel
+        # would not fit min_blocks blocks per SM (none in the search spaces) has its operands
+        # copied instead. Hopper's limits: wgmma runs on nothing else.
+        def fits(pair: tuple[bool, bool]) -> bool:
+            smem = self.smem_bytes(FLOAT32, *pair)
+            return (smem <= H100_LIMITS.smem_per_block_optin
+                    and H100_LIMITS.blocks_by_smem(smem) >= self.min_blocks)
+
+        return tuple(p for p in super().layouts() if fits(p))
 
     def template_constants(self, dt: DType) -> dict[str, int]:
         # SPLIT_K: slices of K per blockIdx.z, 1 here (the template renders the unsplit kernel)
