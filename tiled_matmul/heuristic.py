@@ -150,6 +150,15 @@ _TMA_TF32 = {"tf32x3": ({}, (128, 128)), "tf32": (dict(bm=256, stages=4, passes=
 TMA_TF32_AUTO = True
 
 
+#: longest K that `auto` (tf32x3) lets one tile sum in a single chain of 32-deep partials. Past it
+#: the float32 chain's rounding grows beyond 2x cuBLAS FP32 per element: on the H100, 1536^2 x
+#: 65536 in one chain (wgmma_tma_tf32) gave 5.6e-8 / 3.0e-6 / 6.0e-8 against cuBLAS's 2.3e-8 /
+#: 7.2e-7 / 2.3e-8 (uniform[-1,1], uniform[0,1], cancellation). wgmma_split_k sums slices of at
+#: most this depth and reduces them in a fixed order (its workspace cap can leave a very large
+#: output unsplit).
+AUTO_CHAIN_K = 8192
+
+
 def _tma_tf32_pick(M: int, N: int, K: int, sms: int, mode: str) -> "tuple[str, dict[str, int]] | None":
     """wgmma_tma_tf32 (TMA, warp-specialised, persistent) for a float32 product in `mode` whose
     output fills at least one wave of the mode's tiles, else None."""
@@ -304,6 +313,12 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     f64 = as_dtype(dtype).itemsize == 8
     if f64 and big_tiles >= sms:
         return ("dmma", dict(_DMMA)) if dmma else ("warp_tiled", {})
+    if tensor_cores and wgmma and not f64 and K > AUTO_CHAIN_K and big_tiles >= sms:
+        # a whole output of 128 x 128 tiles, each summing K in one chain: slices instead
+        split = 2
+        while K > split * AUTO_CHAIN_K:
+            split *= 2
+        return "wgmma_split_k", dict(_WG_SPLIT_TILES[0], split_k=split)
     if tensor_cores and wgmma and not f64:
         pick = _tma_tf32_pick(M, N, K, sms, "tf32x3") if tma and TMA_TF32_AUTO else None
         pick = pick or _wgmma_pick(M, N, K, sms)
