@@ -343,10 +343,11 @@ def test_default_mode_model_for_float64_heuristic_for_float32(no_shipped, monkey
 
 
 def test_model_against_the_shipped_database():
-    """The shipped H100 database holds the tuner's measured-fastest candidate for 51 bucket shapes
-    (every valid config of every rung, timed on 2026-11-22): the model's first pick is that rung
+    """The shipped H100 database holds the tuner's measured-fastest candidate for 50 bucket shapes
+    (every valid config of every rung, timed on 2026-11-22; the 4096x4096x16384 float32 entry was
+    dropped since, as auto no longer runs a 16384-deep chain): the model's first pick is that rung
     on at least 23 of the 27 float64 shapes, more than the heuristic's 15 (why float64 falls back
-    to the model by default); on float32 neither is clearly ahead (18 and 19 of 24).
+    to the model by default); on float32 neither is clearly ahead (about 18 of 23).
 
     wgmma_tma_tf32 came after that database and was not among its candidates: the picks compared
     are the model's fastest of the rungs the database timed and the heuristic's without the TMA
@@ -365,7 +366,7 @@ def test_model_against_the_shipped_database():
         h[1] += model == e["strategy"]
         h[2] += heuristic == e["strategy"]
     assert hits["float64"][0] == 27 and hits["float64"][1] >= 23 and hits["float64"][1] > hits["float64"][2]
-    assert hits["float32"][0] == 24 and hits["float32"][1] >= 17
+    assert hits["float32"][0] == 23 and hits["float32"][1] >= 16
 
 
 def test_model_mode_picks_the_models_fastest(no_shipped):
