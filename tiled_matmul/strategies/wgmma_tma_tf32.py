@@ -40,7 +40,7 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
     BATCH_AXIS: ClassVar[int] = 1
-    EXTRAS: ClassVar[bool] = False
+    EXTRAS: ClassVar[frozenset[str]] = frozenset()  # its own launch signature: plain 2-D products only
     #: one CTA per SM walks many tiles (the cost model counts tiles, not CTAs)
     PERSISTENT: ClassVar[bool] = True
     bm: int = 128
