@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
+from tiled_matmul.configs import EXTRA_FEATURES
 from tiled_matmul.device import gpu_available
 
 HAS_GPU = gpu_available()
@@ -31,10 +32,13 @@ NO_GPU_REASON = "" if HAS_GPU else _no_gpu_reason()
 #: exercises one of them names it in a `name` parameter, so that the hook below skips it, saying
 #: why, on GPUs that cannot run it.
 ARCH_SPECIFIC = [n for n, s in tm.STRATEGIES.items() if s.config_cls.NVRTC_ARCH]
-#: strategies that take any operands the API accepts (ragged rows, batches, epilogues): the ones
-#: the tests over "every strategy" run. wgmma_tma reads rows through TMA (16-byte row pitches only,
-#: no extras) and refuses the rest with a ValueError; tests/test_gpu_wgmma_tma.py covers it.
-GENERAL = [n for n, s in tm.STRATEGIES.items() if s.config_cls.EXTRAS]
+#: strategies that take any operands the API accepts (ragged rows, batches, epilogues, layouts:
+#: every feature of configs.EXTRA_FEATURES): the ones the tests over "every strategy" run. The TMA
+#: rungs read rows through TMA (wgmma_tma: no extras; wgmma_tma_tf32: epilogues, no batches) and
+#: refuse the rest with a ValueError; tests/test_gpu_wgmma_tma*.py cover them.
+GENERAL = [n for n, s in tm.STRATEGIES.items() if s.config_cls.EXTRAS >= EXTRA_FEATURES]
+#: strategies whose kernels apply gemm epilogues (alpha, beta, bias, activations, expressions)
+EPILOGUE = [n for n, s in tm.STRATEGIES.items() if "epilogue" in s.config_cls.EXTRAS]
 
 
 def pytest_collection_modifyitems(config, items):

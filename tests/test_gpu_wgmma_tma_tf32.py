@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 import tiled_matmul as tm
 from tiled_matmul import numerics
+
+from .test_gpu_gemm import ACTS  # activations as numpy computes them in float64
 
 pytestmark = pytest.mark.gpu
 
@@ -126,14 +129,31 @@ def test_public_api_pads_ragged_rows_and_picks_it(name, mode):
     assert numerics.componentwise_error(c, a, b, a64 @ b64, cp.abs(a64) @ cp.abs(b64)) <= _limit(cfg, 256)
 
 
+def _spy(monkeypatch):
+    """The kernels WgmmaTmaTf32Config.launch is handed from now on (type names: CompiledKernel
+    for a plain product, ExLaunch for one with an epilogue)."""
+    from tiled_matmul.strategies.wgmma_tma_tf32 import WgmmaTmaTf32Config
+
+    calls = []
+    launch = WgmmaTmaTf32Config.launch
+
+    def spy(self, kernel, *args):
+        calls.append(type(kernel).__name__)
+        return launch(self, kernel, *args)
+
+    monkeypatch.setattr(WgmmaTmaTf32Config, "launch", spy)
+    return calls
+
+
 @pytest.mark.parametrize("name", NAME)
 @pytest.mark.parametrize("mode", ["tf32x3", "tf32"])
-def test_calls_with_extras_fall_back_to_the_cp_async_rungs(name, mode):
-    """A gemm epilogue on a shape where precision= picks wgmma_tma_tf32: auto runs the cp.async
-    rung for the mode instead, and the result is right; a batch against a shared B folds into
-    one plain product, which the TMA kernel takes through the general path's launch."""
+def test_gemm_epilogues_run_on_this_kernel_batches_fall_back(name, mode, monkeypatch):
+    """A gemm epilogue on a shape where auto (precision=) picks wgmma_tma_tf32 runs on it, with the
+    result right; a batch against a shared B folds into one plain product, which it takes too; a
+    batch that does not fold (with an epilogue) runs the cp.async rung for the mode."""
     import cupy as cp
 
+    calls = _spy(monkeypatch)
     M = N = 4096
     K = 128
     for mode_ in ("tf32x3", "tf32"):
@@ -143,19 +163,182 @@ def test_calls_with_extras_fall_back_to_the_cp_async_rungs(name, mode):
     c0 = cp.random.default_rng(9).uniform(-1, 1, (M, N), dtype=cp.float32)
     a64, b64 = a.astype(cp.float64), b.astype(cp.float64)
     den = cp.abs(a64) @ cp.abs(b64)
-    # per element: the product within the mode's bound (truncated covers both rungs: the cp.async
-    # rung rounds A, the TMA kernel truncates it), scaled by alpha, plus float32's rounding of
-    # alpha AB and beta C0 and of their sum (2^-24 each, relative to |alpha||A||B| + |beta C0|)
+    # per element: the product within the mode's bound (A truncated), scaled by alpha, plus
+    # float32's rounding of alpha AB and beta C0 and of their sum (2^-24 each, relative to
+    # |alpha||A||B| + |beta C0|)
     limit = numerics.bound(mode, K, truncated=True)
     got = tm.gemm(a, b, c0, alpha=2.0, beta=0.5, precision=mode)
+    assert calls == ["ExLaunch"], calls
     ref = 2.0 * (a64 @ b64) + 0.5 * c0
     tol = 2.0 * limit * den + 3 * 2.0 ** -24 * (2.0 * den + 0.5 * cp.abs(c0))
     assert bool((cp.abs(got - ref) <= tol).all()), float((cp.abs(got - ref) / tol).max())
     batch = cp.stack([a[:2048], a[2048:]])  # folds into one 2-D product: the TMA kernel, from execute
     got = tm.matmul(batch, b, precision=mode)
+    assert calls[1:] == ["CompiledKernel"], calls
     ref = (a64 @ b64).reshape(2, 2048, N)
     tol = (limit * den).reshape(2, 2048, N)
     assert bool((cp.abs(got - ref) <= tol).all()), float((cp.abs(got - ref) / tol).max())
+    b2 = cp.stack([b, -b])  # two matrices of B: a real batch, which this kernel does not walk
+    got = tm.gemm(batch, b2, alpha=0.5, precision=mode)
+    assert len(calls) == 2, calls
+    ref = 0.5 * cp.stack([(a64 @ b64)[:2048], -(a64 @ b64)[2048:]])
+    tol = 0.5 * (limit * den).reshape(2, 2048, N) + 2.0 ** -24 * cp.abs(ref)
+    assert bool((cp.abs(got - ref) <= tol).all()), float((cp.abs(got - ref) / tol).max())
+
+
+#: the configs whose stores differ: tf32x3 (scalar stores), tf32 one chunk per consumer (16-byte
+#: stores after a shuffle transpose), tf32 two chunks (scalar stores)
+EPI_CONFIGS = [dict(), dict(passes=1), dict(bm=128, bn=256, stages=4, passes=1)]
+EPI_SHAPES = [(1, 1, 1), (7, 33, 129), (129, 127, 31), (300, 260, 200), (1000, 999, 1001), (5, 7, 0)]
+
+
+def _check_gemm(got, a, b, cfg, K, alpha=1.0, beta=0.0, c=None, bias=None, bias_axis=1, act=None, post=None,
+                what=""):
+    """got against the float64 gemm of the same operands: per element, the product's bound for the
+    config's mode (A truncated) scaled by |alpha|, float32 rounding of each term, through the
+    activation (Lipschitz <= 1.2) and its own rounding; `post` (ref, scale) -> (ref, scale) applies a
+    user expression."""
+    import cupy as cp
+
+    a64, b64 = cp.asnumpy(a).astype(np.float64), cp.asnumpy(b).astype(np.float64)
+    pre = alpha * (a64 @ b64)
+    den = abs(alpha) * (np.abs(a64) @ np.abs(b64))
+    terms = den.copy()
+    if beta:
+        c64 = cp.asnumpy(c).astype(np.float64)
+        pre, terms = pre + beta * c64, terms + abs(beta) * np.abs(c64)
+    if bias is not None:
+        bb = cp.asnumpy(bias).astype(np.float64)
+        bb = bb[:, None] if bias_axis == 0 else bb[None, :]
+        pre, terms = pre + bb, terms + np.abs(bb)
+    err = 2 * numerics.bound(cfg.precision, max(K, 1), truncated=cfg.TF32_TRUNCATES) * den + 4 * 2.0 ** -24 * terms
+    if post is not None:
+        pre, err = post(pre, err)
+    ref = ACTS[act](pre)
+    tol = 1.2 * err + 16 * 2.0 ** -24 * np.abs(ref) + 1e-30
+    g = cp.asnumpy(got).astype(np.float64)
+    assert g.shape == ref.shape, (what, g.shape, ref.shape)
+    bad = ~(np.abs(g - ref) <= tol)
+    assert not bad.any(), f"{what}: {int(bad.sum())} of {bad.size} off, worst {float(np.nanmax(np.abs(g - ref) / tol))}x"
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("params", EPI_CONFIGS, ids=["tf32x3", "tf32", "tf32_bn256"])
+def test_every_epilogue_kind_on_ragged_shapes(name, params, monkeypatch):
+    """The named strategy: alpha/beta, a bias along either axis with every activation, on ragged
+    shapes (and K = 0: the epilogue of an empty sum), into NaN-poisoned outputs."""
+    import cupy as cp
+
+    calls = _spy(monkeypatch)
+    k = tm.kernel("wgmma_tma_tf32", **params)
+    rng = np.random.default_rng(21)
+    for M, N, K in EPI_SHAPES:
+        a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
+        b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float32))
+        c = cp.asarray(rng.uniform(-1, 1, (M, N)).astype(np.float32))
+        for i, act in enumerate(ACTS):
+            alpha, beta = (0.5, -1.5) if i % 2 else (1.0, 0.25)
+            axis = i % 2
+            bias = cp.asarray(rng.uniform(-1, 1, M if axis == 0 else N).astype(np.float32))
+            out = cp.full((M, N), cp.nan, dtype=cp.float32)
+            r = k.gemm(a, b, c, alpha=alpha, beta=beta, bias=bias, bias_axis=axis, activation=act, out=out)
+            assert r is out
+            _check_gemm(out, a, b, k.config, K, alpha, beta, c, bias, axis, act,
+                        what=f"{k.config.tag()} {(M, N, K)} {act} alpha={alpha} beta={beta} bias_axis={axis}")
+            out = cp.full((M, N), cp.nan, dtype=cp.float32)
+            k.gemm(a, b, alpha=alpha, out=out)  # alpha alone (C not read)
+            _check_gemm(out, a, b, k.config, K, alpha, what=f"{k.config.tag()} {(M, N, K)} alpha={alpha}")
+    assert calls and set(calls) == {"ExLaunch"}, calls
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("params", EPI_CONFIGS, ids=["tf32x3", "tf32", "tf32_bn256"])
+def test_user_expression_in_place_and_misaligned_c(name, params, monkeypatch):
+    """A user expression over float and int arrays; in-place accumulation (c is out: each element
+    read, then written, by one thread); a C that is off 16 bytes (the 16-byte path steps aside)."""
+    import cupy as cp
+
+    calls = _spy(monkeypatch)
+    k = tm.kernel("wgmma_tma_tf32", **params)
+    rng = np.random.default_rng(22)
+    for M, N, K in [(300, 260, 200), (1000, 999, 1001), (129, 512, 64)]:
+        a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
+        b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float32))
+        s = rng.uniform(-1, 1, N).astype(np.float32)
+        sh = rng.integers(-3, 3, M).astype(np.int32)
+        out = cp.full((M, N), cp.nan, dtype=cp.float32)
+        k.gemm(a, b, alpha=2.0, epilogue="(i == j ? 2.0f : 1.0f) * acc * s[j] + sh[i]", s=cp.asarray(s),
+               sh=cp.asarray(sh), out=out)
+        diag = np.where(np.arange(M)[:, None] == np.arange(N)[None, :], 2.0, 1.0)
+        _check_gemm(out, a, b, k.config, K, 2.0,
+                    post=lambda r, e: (diag * r * s + sh[:, None], diag * e * np.abs(s) + 2.0 ** -22 * np.abs(sh[:, None])),
+                    what=f"{k.config.tag()} {(M, N, K)} expression")
+        c0 = rng.uniform(-1, 1, (M, N)).astype(np.float32)
+        c = cp.asarray(c0)
+        ptr = c.data.ptr
+        r = k.gemm(a, b, c, alpha=0.5, beta=1.0, out=c)
+        assert r is c and c.data.ptr == ptr
+        _check_gemm(c, a, b, k.config, K, 0.5, 1.0, c0, what=f"{k.config.tag()} {(M, N, K)} in place")
+        flat = cp.asarray(rng.uniform(-1, 1, M * N + 1).astype(np.float32))
+        c_off = flat[1:].reshape(M, N)  # 4 bytes off a 16-byte boundary
+        out = cp.full((M, N), cp.nan, dtype=cp.float32)
+        k.gemm(a, b, c_off, beta=-0.5, bias=cp.asarray(s), activation="gelu", out=out)
+        _check_gemm(out, a, b, k.config, K, 1.0, -0.5, c_off, cp.asarray(s), 1, "gelu",
+                    what=f"{k.config.tag()} {(M, N, K)} misaligned c")
+    assert calls and set(calls) == {"ExLaunch"}, calls
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("mode", ["tf32x3", "tf32"])
+def test_exact_path_applies_the_epilogue(name, mode):
+    """Tiles recomputed with FMAs (a NaN in A; tf32x3: operands outside the split's range) go
+    through the epilogue too: NaN rows stay NaN, the rest as the float64 gemm."""
+    import cupy as cp
+
+    k = tm.kernel("wgmma_tma_tf32", precision=mode)
+    rng = np.random.default_rng(23)
+    M, N, K = 300, 260, 200
+    a = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    b = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    c = rng.uniform(-1, 1, (M, N)).astype(np.float32)
+    bias = rng.uniform(-1, 1, N).astype(np.float32)
+    a[17, 5] = np.nan
+    out = cp.full((M, N), 0.0, dtype=cp.float32)
+    k.gemm(cp.asarray(a), cp.asarray(b), cp.asarray(c), alpha=0.5, beta=0.25, bias=cp.asarray(bias), out=out)
+    got = cp.asnumpy(out)
+    assert np.isnan(got[17]).all() and not np.isnan(np.delete(got, 17, axis=0)).any()
+    a[17, 5] = 0.0
+    got[17] = 0.5 * (a[17].astype(np.float64) @ b) + 0.25 * c[17] + bias  # (row 17 checked above)
+    _check_gemm(got, a, b, k.config, K, 0.5, 0.25, c, bias, what=f"{mode} NaN row")
+    if mode == "tf32x3":
+        a2 = (a * np.float32(1e-36)).astype(np.float32)
+        b2 = (b * np.float32(1e30)).astype(np.float32)
+        out = cp.full((M, N), cp.nan, dtype=cp.float32)
+        c2 = (c * np.float32(1e-6)).astype(np.float32)
+        k.gemm(cp.asarray(a2), cp.asarray(b2), cp.asarray(c2), alpha=2.0, beta=0.5, out=out)
+        a64, b64 = a2.astype(np.float64), b2.astype(np.float64)
+        ref = 2.0 * (a64 @ b64) + 0.5 * c2
+        tol = 2 * K * 2.0 ** -24 * (2.0 * (np.abs(a64) @ np.abs(b64)) + 0.5 * np.abs(c2)) + 1e-45
+        err = np.abs(cp.asnumpy(out) - ref)
+        assert (err <= tol).all(), float((err / tol).max())
+
+
+@pytest.mark.parametrize("name", NAME)
+def test_auto_gemm_bias_gelu_runs_this_kernel(name, monkeypatch):
+    """auto's float32 pick for a large output (this kernel) takes a bias + GELU gemm as it is."""
+    import cupy as cp
+
+    calls = _spy(monkeypatch)
+    M, N, K = 2048, 4096, 256
+    assert tm.kernel("auto").kernel_for(M, N, K).strategy.name == "wgmma_tma_tf32"
+    rng = np.random.default_rng(24)
+    a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
+    b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float32))
+    bias = cp.asarray(rng.uniform(-1, 1, N).astype(np.float32))
+    out = cp.full((M, N), cp.nan, dtype=cp.float32)
+    tm.gemm(a, b, bias=bias, activation="gelu", out=out)
+    assert calls == ["ExLaunch"], calls
+    _check_gemm(out, a, b, tm.kernel("auto").kernel_for(M, N, K).config, K, bias=bias, act="gelu", what="auto gelu")
 
 
 @pytest.mark.parametrize("name", NAME)

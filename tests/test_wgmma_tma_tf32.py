@@ -11,10 +11,11 @@ import re
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import heuristic, numerics, tma
+from tiled_matmul import execute, heuristic, numerics, tma
 from tiled_matmul.device import H100_LIMITS as H100
 from tiled_matmul.ptxas import ptxas_report
-from tiled_matmul.render import render
+from tiled_matmul.epilogue import ExSpec, UserArray, check_expression
+from tiled_matmul.render import kernel_name, render
 from tiled_matmul.strategies.wgmma_tma_tf32 import Tf32TmaLauncher, WgmmaTmaTf32Config
 
 from .conftest import HAS_NVCC
@@ -33,7 +34,7 @@ def test_every_config_is_valid_and_fits_the_h100():
         modes.add(cfg.precision)
     assert modes == {"tf32x3", "tf32"}
     assert ENTRY.default.precision == "tf32x3" and ENTRY.default.with_precision("tf32").passes == 1
-    assert not WgmmaTmaTf32Config.EXTRAS and WgmmaTmaTf32Config.LAYOUTS == ()
+    assert WgmmaTmaTf32Config.EXTRAS == {"epilogue"}
 
 
 @pytest.mark.parametrize("params,needle", [
@@ -213,3 +214,110 @@ def test_compiles_for_sm90a_without_spills(cfg):
     assert "C7508" not in rep.log and "setmaxnreg" not in rep.log.lower(), rep.log
     # no wgmma serialised by ptxas (registers written between wgmmas, or too few registers)
     assert "are serialized" not in rep.log, rep.log
+
+
+# ---- epilogues -----------------------------------------------------------------------------------
+#: one spec per kind of epilogue: alpha and beta (C read, 16 bytes where aligned), a bias along
+#: columns or rows with an activation, a user expression over extra arrays (float and int)
+EPI_SPECS = {
+    "alpha_beta": ExSpec("float", alpha=True, beta=True),
+    "bias1_gelu": ExSpec("float", bias=1, activation="gelu"),
+    "bias0_relu": ExSpec("float", bias=0, activation="relu"),
+    "expr": ExSpec("float", alpha=True, bias=0, activation="silu",
+                   expression=check_expression("acc * s[j] + k[i]", ["s", "k"]),
+                   arrays=(UserArray("s", "float"), UserArray("k", "int"))),
+}
+EPI_CASES = [(c, s) for c in ENTRY.configs for s in EPI_SPECS]
+EPI_IDS = [f"{c.tag()}-{s}" for c, s in EPI_CASES]
+
+
+@pytest.mark.parametrize("spec", list(EPI_SPECS))
+def test_epilogue_renders_into_the_store_and_the_exact_path(spec):
+    for cfg in ENTRY.configs:
+        s = EPI_SPECS[spec]
+        src = render(ENTRY, cfg, "float32", s)
+        assert "struct TmExtra" in src
+        assert re.search(r"int M, int N, int K, int lda, int ldb, int ldc, TmExtra ex\)", src)
+        assert "int row0, int col0, int cols, TmExtra ex)" in src  # the exact path takes it by value
+        assert "CONS_COLS, ex);" in src
+        if s.beta:
+            assert "tm_epilogue_c(" in src and "tm_cin(" in src
+        if cfg.passes == 1 and cfg.n_sub == 1:  # the 16-byte store path applies it per element
+            assert ("reinterpret_cast<const float4*>(ex.cin" in src) == s.beta
+        if s.expression:
+            assert src.count("TM_USER_EXPRESSION") == 1
+    plain = render(ENTRY, ENTRY.default, "float32")
+    assert "TmExtra" not in plain and "tm_epilogue" not in plain
+
+
+def test_batches_and_layouts_are_refused_by_the_template():
+    for spec, needle in [(ExSpec("float", batched=True), "batches"), (ExSpec("float", ld=True), "operand layouts")]:
+        with pytest.raises(ValueError, match=f"has no hooks for {needle}"):
+            render(ENTRY, ENTRY.default, "float32", spec)
+
+
+def test_gemm_on_a_large_float32_product_keeps_this_kernel():
+    """tm.gemm(a, b, c, alpha=.., beta=..) at 4096^3 float32: auto's pick (this kernel) takes the
+    call (it needs only the epilogue); a batch or another layout still runs the cp.async rung."""
+    assert heuristic.recommend(4096, 4096, 4096, sms=132) == ("wgmma_tma_tf32", {})
+    cfg = ENTRY.make_config()
+    need = execute.extras_needed(1, True, False, True)
+    assert need == {"epilogue"} and not need - cfg.EXTRAS
+    assert execute.extras_needed(2, True, False, True) - cfg.EXTRAS == {"batch"}
+    assert execute.extras_needed(1, False, False, False) - cfg.EXTRAS == {"layouts"}
+    assert not execute.extras_needed(1, False, False, True)  # a plain matmul needs nothing
+    half = tm.STRATEGIES["wgmma_tma"].config_cls
+    assert execute.extras_needed(1, True, False, True) - half.EXTRAS == {"epilogue"}  # as before: falls back
+
+
+def test_launch_buffer_passes_the_extra_struct_last():
+    launcher = object.__new__(Tf32TmaLauncher)
+    launcher._tls = __import__("threading").local()
+    launcher.fptr, launcher.block, launcher.smem = 1, (384, 1, 1), 0
+    seen = []
+
+    def fake(fptr, gx, gy, gz, bx, by, bz, smem, stream, params_ptr, extra):
+        params = (ctypes.c_void_p * 12).from_address(params_ptr)
+        seen.append([params[i] for i in range(12)])
+
+    launcher._launch = fake
+    ex = ctypes.c_double(1.0)
+    launcher(1, b"a" * 128, b"b" * 128, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, ex)
+    launcher(1, b"a" * 128, b"b" * 128, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
+    assert seen[0][11] == ctypes.addressof(ex) and seen[1][11] is None
+    assert seen[0][:11] == seen[1][:11]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg,spec", EPI_CASES, ids=EPI_IDS)
+def test_epilogues_compile_without_spills(cfg, spec):
+    from tiled_matmul.ptxas import _report, nvcc_path
+
+    rep = _report(nvcc_path(), render(ENTRY, cfg, "float32", EPI_SPECS[spec]), "sm_90a",
+                  kernel_name(ENTRY.name, cfg, "float32"), f"wgmma_tma_tf32 {cfg.tag()} {spec}")
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    assert 0 < rep.registers <= H100.regs_per_sm // cfg.THREADS, rep.log
+    assert "are serialized" not in rep.log, rep.log
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg,spec", EPI_CASES, ids=EPI_IDS)
+def test_epilogues_compile_with_nvrtc(cfg, spec):
+    try:
+        from cupy.cuda import nvrtc
+
+        nvrtc.getVersion()
+    except Exception as exc:  # no libnvrtc on this machine
+        pytest.skip(f"NVRTC cannot be loaded ({exc!r:.120})")
+    from tiled_matmul.compile import NVRTC_OPTIONS
+
+    prog = nvrtc.createProgram(render(ENTRY, cfg, "float32", EPI_SPECS[spec]), "k.cu", (), ())
+    try:
+        try:
+            nvrtc.compileProgram(prog, [*NVRTC_OPTIONS, "-arch=sm_90a"])
+        except nvrtc.NVRTCError:
+            pytest.fail(f"NVRTC {nvrtc.getVersion()} rejected {cfg.tag()} {spec}:\n{nvrtc.getProgramLog(prog)}")
+        assert len(nvrtc.getCUBIN(prog)) > 0
+    finally:
+        nvrtc.destroyProgram(prog)

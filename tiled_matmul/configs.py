@@ -43,6 +43,10 @@ def cdiv(a: int, b: int) -> int:
 ALL_LAYOUTS: tuple[tuple[bool, bool], ...] = ((False, False), (False, True), (True, False), (True, True))
 
 
+#: every feature a Config.EXTRAS may name
+EXTRA_FEATURES: frozenset[str] = frozenset({"epilogue", "batch", "layouts", "out_dtype"})
+
+
 @dataclass(frozen=True)
 class Config:
     """Base class: subclasses declare int fields (the template parameters) and their rules.
@@ -64,10 +68,14 @@ class Config:
     TENSOR_CORES: ClassVar[bool] = False
     #: the precision modes this strategy computes (:data:`tiled_matmul.precision.MODES`)
     PRECISIONS: ClassVar[tuple[str, ...]] = ("ieee",)
-    #: True when the template has the batch and epilogue hooks of kernels/_epilogue.cuh.j2 (its
-    #: kernel takes the standard arguments plus the TmExtra struct); False for kernels with their
-    #: own launch signature (wgmma_tma's tensor maps), which compute plain 2-D products only
-    EXTRAS: ClassVar[bool] = True
+    #: what the template does beyond a plain 2-D product of row-major operands of the inputs'
+    #: type, of :data:`EXTRA_FEATURES`: "epilogue" (alpha, beta, bias, activations and user
+    #: expressions through kernels/_epilogue.cuh.j2's hooks: the TmExtra struct its kernel takes
+    #: last), "batch" (a grid axis of matrices at batch strides), "layouts" (operands read with
+    #: their own leading dimensions or column-major: LAYOUTS), "out_dtype" (a C of another type
+    #: than the inputs'). A call that needs a feature its picked rung lacks runs `auto`'s cp.async
+    #: rung instead (execute.py); every rung but the TMA ones has them all.
+    EXTRAS: ClassVar[frozenset[str]] = EXTRA_FEATURES
     #: the grid axis (0 x, 1 y, 2 z) a batched launch puts the batch index on: one the config's
     #: own grid leaves at 1 (z for the 2-D grids; the 1-D grids of the warp-tiled and skinny
     #: rungs use y, as their z holds K slices)
@@ -580,4 +588,4 @@ class SkinnyConfig(SplitReduce, Config):
                f"config needs about {need} for {dt}; lower min_blocks, threads or the per-thread work")
 
 
-__all__ = ["Config", "WarpGridConfig", "SkinnyConfig", "SplitReduce", "Rule", "cdiv"]
+__all__ = ["Config", "EXTRA_FEATURES", "WarpGridConfig", "SkinnyConfig", "SplitReduce", "Rule", "cdiv"]

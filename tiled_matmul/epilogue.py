@@ -396,6 +396,12 @@ class ExLaunch:
             values["sc"] = sc
         return pack(self.spec, values)
 
+    def extra(self) -> ctypes.Structure:
+        """The ``TmExtra`` value of a main-kernel launch that writes the call's output (epilogue
+        active), for a config that launches the kernel itself (its own argument list, the struct
+        last: wgmma_tma_tf32)."""
+        return self._struct(True, self.out_batch_stride)
+
     def launcher(self, grid, a_ptr: int, b_ptr: int, c_ptr: int, M: int, N: int, K: int, flags: int,
                  stream_ptr: int) -> None:
         """The main kernel on `grid` (its batch axis set to the batch count)."""

@@ -365,6 +365,19 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
         return result.get() if da.on_host else result
 
 
+def extras_needed(count: int, gemm: bool, out_dtype: bool, plain: bool) -> frozenset[str]:
+    """The Config.EXTRAS features (configs.EXTRA_FEATURES) a launch needs: "batch" for `count` > 1
+    matrices, "epilogue" for a `gemm` call (alpha, beta, bias, activation, expression), "out_dtype"
+    for an `out_dtype` other than the inputs', "layouts" unless both operands are `plain` row-major.
+    A rung that lacks one is replaced by `auto`'s cp.async rung (unless named).
+
+    >>> sorted(extras_needed(1, True, False, True))
+    ['epilogue']
+    """
+    return frozenset(name for name, on in (("batch", count > 1), ("epilogue", gemm), ("out_dtype", out_dtype),
+                                           ("layouts", not plain)) if on)
+
+
 def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", device: int) -> "_Plan":
     """C (a fresh or the caller's C-contiguous array of shape batch + (M, N)) = the product of
     the staged operands A and B (still 1-D where the call's were; any strides: what no layout
@@ -442,12 +455,13 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         if count > 1 and bm and -(-m // bm) * bm > 1.25 * m:
             shape_m = m
             kern = resolve_kernel(shape_m, N, K, dt, device)
-        # A rung without batch, epilogue or layout hooks (wgmma_tma, wgmma_tma_tf32) picked for a
-        # call that needs them: `auto`'s cp.async rung for the dtype and mode instead. An explicitly named strategy (a
-        # fixed resolver) is kept, and raises below, naming what its template lacks.
-        if (not kern.config.EXTRAS and not getattr(resolve_kernel, "fixed", False)
-                and (count > 1 or g is not None or p.out_dtype is not None
-                     or not (is_plain(la, K) and is_plain(lb, N)))):
+        # A rung without the batch, epilogue, layout or out_dtype hooks this call needs (Config.EXTRAS:
+        # wgmma_tma has none, wgmma_tma_tf32 the epilogue) picked for it: `auto`'s cp.async rung for the
+        # dtype and mode instead. An explicitly named strategy (a fixed resolver) is kept, and raises
+        # below, naming what its template lacks.
+        if (not getattr(resolve_kernel, "fixed", False)
+                and extras_needed(count, g is not None, p.out_dtype is not None,
+                                  is_plain(la, K) and is_plain(lb, N)) - kern.config.EXTRAS):
             name, params = plain_pick(shape_m, N, K, dt, device_limits(device).sm_count, kern.config.precision)
             kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern
@@ -549,4 +563,5 @@ class _Plan:
                        flags, stream)
 
 
-__all__ = ["Gemm", "check_gemm", "check_gemm_out", "run", "replay", "clear_plans", "MAX_BATCH_PER_LAUNCH"]
+__all__ = ["Gemm", "check_gemm", "check_gemm_out", "run", "replay", "clear_plans", "extras_needed",
+           "MAX_BATCH_PER_LAUNCH"]

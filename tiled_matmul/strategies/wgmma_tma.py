@@ -39,7 +39,7 @@ class WgmmaTmaConfig(Config):
     # TENSOR_CORES and PRECISIONS keep Config's defaults: they name float32 modes (TF32 splits),
     # and 16-bit products are exact in the float32 accumulator.
     BATCH_AXIS: ClassVar[int] = 1
-    EXTRAS: ClassVar[bool] = False
+    EXTRAS: ClassVar[frozenset[str]] = frozenset()  # its own launch signature: plain 2-D products only
     bm: int = 128
     bn: int = 256
     stages: int = 3

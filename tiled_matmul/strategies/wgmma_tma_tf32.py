@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from ..configs import Config, TF32Modes, cdiv
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT32, DType
+from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
 from .wgmma_tma import addressable, persistent_count, row_layout, zero_rows
@@ -31,8 +32,9 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
 
     TMA needs 16-byte row pitches and bases: :meth:`launch` copies other operands into padded
     rows first; :meth:`launch_strided` raises ValueError for them (:meth:`operand_problem`).
-    Plain 2-D products only (no batch, epilogue or layout extras): `auto` runs the cp.async
-    rungs for those.
+    Epilogues (alpha, beta, bias, activations, user expressions) are applied at the store, and
+    by the exact path; batches and other operand layouts are not read (``EXTRAS``): `auto` runs
+    the cp.async rungs for those.
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma_tf32"
@@ -40,7 +42,9 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
     BATCH_AXIS: ClassVar[int] = 1
-    EXTRAS: ClassVar[bool] = False
+    #: the epilogue hooks (TmExtra last, after ldc); batches and other operand layouts run on
+    #: `auto`'s cp.async rung
+    EXTRAS: ClassVar[frozenset[str]] = frozenset({"epilogue"})
     #: one CTA per SM walks many tiles (the cost model counts tiles, not CTAs)
     PERSISTENT: ClassVar[bool] = True
     bm: int = 128
@@ -158,19 +162,33 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
         """C = A @ B for C-contiguous operands (the standard entry; `flags` is ignored). An
         operand TMA cannot address (rows that are not a multiple of 16 bytes, a start off a
-        16-byte boundary) is first copied on `stream` into rows padded to 16 bytes."""
+        16-byte boundary) is first copied on `stream` into rows padded to 16 bytes. `kernel` may
+        be an :class:`~tiled_matmul.epilogue.ExLaunch` (a call with an epilogue): its TmExtra
+        struct is passed last."""
+        extra = None
+        if isinstance(kernel, ExLaunch):
+            if kernel.batch != 1 or kernel.spec.batched or kernel.spec.ld:
+                raise ValueError(f"wgmma_tma_tf32 computes single row-major products (with an epilogue) only; "
+                                 f"this call asks for {kernel.spec.tag()}: use another strategy")
+            extra = kernel.extra()
+            kernel = kernel.compiled
         a, lda = addressable(A, M, K, stream)
         b, ldb = addressable(B, K, N, stream)
-        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr)
+        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr, extra)
 
     def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
-                       M: int, N: int, K: int, stream_ptr: int) -> None:
-        """C = A @ B with row pitches lda, ldb, ldc (floats), on the stream at `stream_ptr`."""
+                       M: int, N: int, K: int, stream_ptr: int, extra: Any = None) -> None:
+        """C = A @ B with row pitches lda, ldb, ldc (floats), on the stream at `stream_ptr`;
+        `extra`: the TmExtra struct (a ctypes value) of a kernel rendered with an epilogue."""
         if M == 0 or N == 0:
             return
+        keep = None
         if K == 0:
-            zero_rows(c_ptr, M, N, ldc, 4, stream_ptr)
-            return
+            if extra is None:
+                zero_rows(c_ptr, M, N, ldc, 4, stream_ptr)
+                return
+            # C = the epilogue of an empty sum: the kernel over one k of zeros (it needs K >= 1)
+            a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
         key = (a_ptr, lda, b_ptr, ldb, M, N, K)
         launcher = kernel._companions.get("__tma_tf32__")
         plan = launcher.plans.get(key) if launcher is not None else None
@@ -183,13 +201,26 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
             amap, bmap = self.tensor_maps(M, N, K, a_ptr, lda, b_ptr, ldb)
             grid = self.grid(M, N, device_limits(kernel.device).sm_count)
             plan = launcher.remember(key, (grid[0], amap, bmap))
-        launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc, stream_ptr)
+        launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc, stream_ptr, extra)
+        del keep  # (the zero operands: CuPy's pool reuses them only for work queued after this launch)
+
+
+def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int, int, Any]:
+    """(a_ptr, lda, b_ptr, ldb, K, arrays): an M x 1 A and a 1 x N B of zeros with 16-byte row
+    pitches, allocated and zeroed on the stream at `stream_ptr`."""
+    import cupy
+
+    with cupy.cuda.ExternalStream(stream_ptr):
+        a = cupy.zeros((M, 4), dtype=cupy.float32)
+        b = cupy.zeros((1, -(-N // 4) * 4), dtype=cupy.float32)
+    return a.data.ptr, 4, b.data.ptr, b.shape[1], 1, (a, b)
 
 
 class Tf32TmaLauncher:
     """``cuLaunchKernel`` for the wgmma_tma_tf32 kernel: (tmA, tmB, A, B, C, M, N, K, lda, ldb,
-    ldc), two 128-byte tensor maps by value, three pointers and six ints. Each thread keeps one
-    argument buffer; the driver copies the values before cuLaunchKernel returns."""
+    ldc), two 128-byte tensor maps by value, three pointers and six ints, then (a kernel rendered
+    with an epilogue) the TmExtra struct. Each thread keeps one argument buffer; the driver copies
+    the values before cuLaunchKernel returns."""
 
     #: byte offsets of the 11 arguments in the buffer (the maps 64-byte aligned, as the struct is)
     OFFSETS = (0, 128, 256, 264, 272, 280, 284, 288, 292, 296, 300)
@@ -219,18 +250,21 @@ class Tf32TmaLauncher:
     def _buffers(self):
         raw = ctypes.create_string_buffer(self.SIZE + 64)
         base = (ctypes.addressof(raw) + 63) & ~63
-        params = (ctypes.c_void_p * len(self.OFFSETS))(*(base + off for off in self.OFFSETS))
+        params = (ctypes.c_void_p * (len(self.OFFSETS) + 1))(*(base + off for off in self.OFFSETS), None)
         ptrs = (ctypes.c_uint64 * 3).from_address(base + self.OFFSETS[2])
         words = (ctypes.c_int32 * 6).from_address(base + self.OFFSETS[5])
         self._tls.bufs = bufs = (raw, base, params, ctypes.addressof(params), ptrs, words)
         return bufs
 
     def __call__(self, grid_x: int, amap: bytes, bmap: bytes, a_ptr: int, b_ptr: int, c_ptr: int, M: int, N: int,
-                 K: int, lda: int, ldb: int, ldc: int, stream_ptr: int) -> None:
+                 K: int, lda: int, ldb: int, ldc: int, stream_ptr: int, extra: Any = None) -> None:
         try:
-            _, base, _, params_ptr, ptrs, words = self._tls.bufs
+            _, base, params, params_ptr, ptrs, words = self._tls.bufs
         except AttributeError:
-            _, base, _, params_ptr, ptrs, words = self._buffers()
+            _, base, params, params_ptr, ptrs, words = self._buffers()
+        # the 12th argument, the TmExtra struct, where the kernel takes one (the driver reads as
+        # many argument addresses as the kernel has parameters)
+        params[len(self.OFFSETS)] = ctypes.addressof(extra) if extra is not None else None
         ctypes.memmove(base, amap, 128)
         ctypes.memmove(base + 128, bmap, 128)
         ptrs[0], ptrs[1], ptrs[2] = a_ptr, b_ptr, c_ptr
