@@ -367,9 +367,10 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # A rung without batch, epilogue or layout hooks (wgmma_tma, wgmma_tma_tf32) picked for a
         # call that needs them: `auto`'s cp.async rung for the dtype and mode instead. An explicitly named strategy (a
         # fixed resolver) is kept, and raises below, naming what its template lacks.
+        # (Layouts such a rung declares, Config.LAYOUTS, it reads through its own arguments.)
         if (not kern.config.EXTRAS and not getattr(resolve_kernel, "fixed", False)
                 and (count > 1 or g is not None or p.out_dtype is not None
-                     or not (is_plain(la, K) and is_plain(lb, N)))):
+                     or not (is_plain(la, K) and is_plain(lb, N) or (la.col, lb.col) in kern.config.layouts()))):
             name, params = plain_pick(shape_m, N, K, dt, device_limits(device).sm_count, kern.config.precision)
             kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern
