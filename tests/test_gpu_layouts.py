@@ -94,7 +94,7 @@ def test_layout_in_place(name, dtype, pair, shape, pad, rng, monkeypatch):
         assert (b_ptr == b.data.ptr) == in_b, (name, "B", in_b)
         assert execute.layout_copies_made["strides"] == 0
         assert execute.layout_copies_made["config"] == (not in_a) + (not in_b)
-        if name not in ("gemv_xb", "gemv_ax"):
+        if name not in ("gemv_xb", "gemv_ax") and pair in tm.STRATEGIES[name].config_cls.LAYOUTS:
             assert in_a and in_b, f"{name} copied an operand it declares it reads in place"
 
 

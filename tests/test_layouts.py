@@ -81,8 +81,9 @@ FULL = [n for n, e in tm.STRATEGIES.items() if e.config_cls.LAYOUTS == ALL_LAYOU
 def test_every_tunable_rung_reads_layouts():
     # the half rungs (added beside the layouts) do not read other layouts yet: a transposed or
     # sliced float16/bfloat16 operand is copied first (issue 14's closing note says so)
-    # the TMA rungs compute plain 2-D products only (no extras): other layouts are copied too
-    half = {"mma_half", "wgmma_tma", "wgmma_tma_tf32"}
+    # wgmma_tma (half, TMA) reads plain rows only; wgmma_tma_tf32 reads B column-major and
+    # leading dimensions through its tensor maps, and copies A column-major (TF32 wgmma: k-major A)
+    half = {"mma_half", "wgmma_tma"}
     tunable = [n for n, e in tm.STRATEGIES.items() if e.tunable and n not in half]
     for name in half:
         assert tm.STRATEGIES[name].config_cls.LAYOUTS == (), name
@@ -93,6 +94,7 @@ def test_every_tunable_rung_reads_layouts():
         assert name in FULL
     assert tm.STRATEGIES["gemv_xb"].config_cls.LAYOUTS == ((False, False), (True, False))
     assert tm.STRATEGIES["gemv_ax"].config_cls.LAYOUTS == ((False, False), (False, True))
+    assert tm.STRATEGIES["wgmma_tma_tf32"].config_cls.LAYOUTS == ((False, False), (False, True))
     for name in ("naive", "thread_tile", "smem_tiled", "rect_tiled"):  # teaching rungs: copied
         assert tm.STRATEGIES[name].config_cls.LAYOUTS == ()
 
@@ -108,7 +110,8 @@ COL_A, COL_B = Layout(True, 40), Layout(True, K)
                          ids=["plain", "a.T@b", "a@b.T", "a.T@b.T", "slices"])
 def test_copies_per_strategy(name, a, b):
     """What the general path copies before each strategy: nothing for the rungs that read every
-    layout, the one operand a GEMV rung cannot stream, everything non-plain for the teaching rungs."""
+    layout, the one operand a GEMV rung (or wgmma_tma_tf32) cannot read, everything non-plain for
+    the teaching rungs."""
     layouts = tm.STRATEGIES[name].config_cls.LAYOUTS
     copy_a, copy_b = layout_copies(a, b, K, N, layouts)
     plain_a, plain_b = is_plain(a, K), is_plain(b, N)
@@ -118,7 +121,7 @@ def test_copies_per_strategy(name, a, b):
         assert (copy_a, copy_b) == (False, False)
     elif name == "gemv_xb":
         assert (copy_a, copy_b) == (False, b.col)
-    elif name == "gemv_ax":
+    elif name in ("gemv_ax", "wgmma_tma_tf32"):  # A column-major is copied (TF32 wgmma: k-major A)
         assert (copy_a, copy_b) == (a.col, False)
     else:
         assert (copy_a, copy_b) == (not plain_a, not plain_b)
@@ -161,7 +164,10 @@ def test_layouts_render(name, cfg, dtype, pair):
     entry = tm.STRATEGIES[name]
     ct = "float" if dtype == "float32" else "double"
     src = render(entry, cfg, dtype, ExSpec(ct, a_col=pair[0], b_col=pair[1], ld=True))
-    assert "ex.lda" in src and "int lda" in src
+    if "layouts" in entry.config_cls.EXTRAS:  # the leading dimensions travel in TmExtra
+        assert "ex.lda" in src and "int lda" in src
+    else:  # a rung that reads its layouts through its own arguments (wgmma_tma_tf32: tensor maps)
+        assert "int lda" in src
     assert "#error" not in src
 
 

@@ -13,8 +13,8 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import execute, heuristic, numerics, tma
 from tiled_matmul.device import H100_LIMITS as H100
-from tiled_matmul.ptxas import ptxas_report
 from tiled_matmul.epilogue import ExSpec, UserArray, check_expression
+from tiled_matmul.ptxas import ptxas_report
 from tiled_matmul.render import kernel_name, render
 from tiled_matmul.strategies.wgmma_tma_tf32 import Tf32TmaLauncher, WgmmaTmaTf32Config
 
@@ -34,7 +34,7 @@ def test_every_config_is_valid_and_fits_the_h100():
         modes.add(cfg.precision)
     assert modes == {"tf32x3", "tf32"}
     assert ENTRY.default.precision == "tf32x3" and ENTRY.default.with_precision("tf32").passes == 1
-    assert WgmmaTmaTf32Config.EXTRAS == {"epilogue"}
+    assert WgmmaTmaTf32Config.EXTRAS == {"epilogue"} and WgmmaTmaTf32Config.LAYOUTS == ((False, False), (False, True))
 
 
 @pytest.mark.parametrize("params,needle", [
@@ -176,11 +176,14 @@ def test_heuristic_picks_it_for_named_tf32_modes_on_large_outputs():
     assert heuristic.recommend(4096, 4096, 4096, precision="tf32", sms=132, tma=False) == ("wgmma", {"passes": 1})
     assert heuristic.plain_pick(4096, 4096, 4096, "float32", 132, "tf32x3") == ("wgmma", {})
     # `auto` runs it too (tf32x3 from K = 128, from one wave of 128 x 128 tiles; measured 1.48x
-    # wgmma at 4096^3), the cp.async rungs below a wave, for long K on small outputs (split-K)
+    # wgmma at 4096^3), the cp.async rungs below a wave, for long K (split-K)
     # and for calls the TMA rungs cannot take
     assert heuristic.TMA_TF32_AUTO
     assert heuristic.recommend(4096, 4096, 4096, sms=132) == ("wgmma_tma_tf32", {})
-    assert heuristic.recommend(1536, 1536, 65536, sms=132) == ("wgmma_tma_tf32", {})
+    assert heuristic.recommend(1536, 1536, heuristic.AUTO_CHAIN_K, sms=132) == ("wgmma_tma_tf32", {})
+    # past AUTO_CHAIN_K of K in one chain: wgmma_split_k's slices of at most that depth
+    name, params = heuristic.recommend(1536, 1536, 65536, sms=132)
+    assert name == "wgmma_split_k" and 65536 // params["split_k"] <= heuristic.AUTO_CHAIN_K
     assert heuristic.recommend(256, 256, 65536, sms=132)[0] == "wgmma_split_k"
     assert heuristic.recommend(1024, 1024, 1024, sms=132)[0] == "wgmma"
     assert heuristic.recommend(4096, 4096, 64, sms=132)[0] != "wgmma_tma_tf32"  # K < 128: FFMA
@@ -250,8 +253,8 @@ def test_epilogue_renders_into_the_store_and_the_exact_path(spec):
     assert "TmExtra" not in plain and "tm_epilogue" not in plain
 
 
-def test_batches_and_layouts_are_refused_by_the_template():
-    for spec, needle in [(ExSpec("float", batched=True), "batches"), (ExSpec("float", ld=True), "operand layouts")]:
+def test_batches_and_a_column_major_are_refused_by_the_template():
+    for spec, needle in [(ExSpec("float", batched=True), "batches"), (ExSpec("float", a_col=True, ld=True), "operand layouts")]:
         with pytest.raises(ValueError, match=f"has no hooks for {needle}"):
             render(ENTRY, ENTRY.default, "float32", spec)
 
@@ -288,6 +291,88 @@ def test_launch_buffer_passes_the_extra_struct_last():
     assert seen[0][:11] == seen[1][:11]
 
 
+# ---- operand layouts: B column-major and leading dimensions ---------------------------------------
+#: the ExSpecs execute renders this rung with: a leading dimension (row-major slices) and B
+#: column-major (a @ w.T)
+LAYOUT_SPECS = [ExSpec("float", ld=True), ExSpec("float", b_col=True, ld=True)]
+LAYOUT_CASES = [(cfg, ex) for cfg in ENTRY.configs for ex in LAYOUT_SPECS]
+LAYOUT_IDS = [f"{c.tag()}-{ex.tag()}" for c, ex in LAYOUT_CASES]
+
+
+def test_b_column_major_fragment_loads_are_conflict_free():
+    """B_COL: one 128-byte line per column n, chunk c at c ^ (n % 8). The two loads of a pair
+    (i = 0, 1) read row h = i ^ (g >= 4) in each lane: 32 distinct banks per load for every k8
+    step (the XOR with 32 kk), and the selects give each lane its own rows' words."""
+    def n_of(q, h, g):
+        return 32 * (q // 2) + 16 * (g // 4) + 4 * (2 * (q % 2) + h) + g % 4
+
+    for consumer in range(2):
+        for q in range(4):
+            for i in range(2):
+                for kh in range(2):
+                    for kk in range(4):
+                        banks, words = set(), set()
+                        for lane in range(32):
+                            g, t = lane // 4, lane % 4
+                            n = consumer * 64 + n_of(q, i ^ (g >= 4), g)
+                            off = n * 128 + ((kh ^ (n % 8)) << 4) + 4 * t
+                            byte = off ^ (kk << 5)
+                            # the word it reads is B^T[n][k], k = 8 kk + 4 kh + t
+                            k = 8 * kk + 4 * kh + t
+                            assert byte == n * 128 + (((k // 4) ^ (n % 8)) << 4) + 4 * (k % 4)
+                            banks.add(byte // 4 % 32)
+                            words.add(byte)
+                        assert len(banks) == 32 and len(words) == 32, (q, i, kh, kk)
+    src = render(ENTRY, ENTRY.default, "float32", LAYOUT_SPECS[1])
+    assert "4 * (i ^ (int)swap) + g % 4;" in src and "((kh ^ (n % 8)) << 4) + 4 * t;" in src
+    assert "raw[ns][kk][2 * kh] = swap ? v1 : v0;" in src
+
+
+def test_layouts_render_their_own_paths_and_the_plain_kernel_is_unchanged():
+    plain = render(ENTRY, ENTRY.default, "float32")
+    # ld: the pitches travel in the tensor maps; the kernel differs from the plain one only by the
+    # TmExtra struct every ExSpec kernel takes last
+    ld = render(ENTRY, ENTRY.default, "float32", LAYOUT_SPECS[0])
+    assert "TmExtra ex" in ld and "TmExtra" not in plain and "swap ? v1 : v0" not in ld
+    assert ld.count("tma_load_2d(") == plain.count("tma_load_2d(")
+    bcol = render(ENTRY, ENTRY.default, "float32", LAYOUT_SPECS[1])
+    assert "swap ? v1 : v0" not in plain and "swap ? v1 : v0" in bcol
+    assert "tma_load_2d(b_smem + stage * B_STAGE_BYTES, &tmB, ks * BK, n0, bar);" in bcol
+    assert "b_col[k]" in bcol  # the exact fallback reads B column-major too
+    with pytest.raises(ValueError, match="no hooks for operand layouts"):
+        render(ENTRY, ENTRY.default, "float32", ExSpec("float", a_col=True, ld=True))
+    with pytest.raises(ValueError, match="no hooks for batches"):
+        render(ENTRY, ENTRY.default, "float32", ExSpec("float", batched=True))
+
+
+def test_layout_tensor_map_arguments():
+    cfg = WgmmaTmaTf32Config(bm=128, bn=256, passes=1)
+    # B column-major: Bᵀ (N x K rows of k, pitch ldb) in boxes of 32 k x bn columns
+    a, b = cfg.map_args(300, 260, 96, 0x10000, 100, 0x20000, 104, b_col=True)
+    assert a == (0x10000, 300, 96, 100, 4, F32, 128, 32, "a")
+    assert b == (0x20000, 260, 96, 104, 4, F32, 256, 32, "b")
+    args = tma.tiled_2d(**dict(zip(("address", "rows", "cols", "pitch", "itemsize", "dtype_code", "box_rows",
+                                    "box_cols", "name"), b)))
+    assert args.global_dim == (96, 260) and args.global_strides == (104 * 4,) and args.box_dim == (32, 256)
+    assert args.swizzle == tma.SWIZZLE[128]
+    # row-major B with a leading dimension: the pitch is the map's stride
+    _, b = cfg.map_args(300, 260, 96, 0x10000, 100, 0x20000, 264)
+    assert b == (0x20000, 96, 260, 264, 4, F32, 32, 32, "b")
+    # the 16-byte rule applies to Bᵀ's rows
+    assert "b has rows of 97 elements" in cfg.operand_problem(300, 260, 96, 0x10000, 100, 0x20000, 97, b_col=True)
+    assert cfg.operand_problem(300, 260, 96, 0x10000, 100, 0x20000, 96, b_col=True) is None
+    assert "b has row pitch 95 < its 96 columns" in cfg.operand_problem(8, 8, 96, 0x10000, 100, 0x20000, 95, b_col=True)
+
+
+def test_launch_refuses_unaligned_b_column_major_before_touching_the_gpu():
+    class Kern:
+        _companions: dict = {}
+        device = None
+
+    with pytest.raises(ValueError, match="b has rows of 71 elements"):
+        ENTRY.default.launch_strided(Kern(), 0x1000, 72, 0x2000, 71, 0x3000, 64, 16, 64, 71, 0, b_col=True)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
 @pytest.mark.parametrize("cfg,spec", EPI_CASES, ids=EPI_IDS)
@@ -321,3 +406,35 @@ def test_epilogues_compile_with_nvrtc(cfg, spec):
         assert len(nvrtc.getCUBIN(prog)) > 0
     finally:
         nvrtc.destroyProgram(prog)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg,ex", LAYOUT_CASES, ids=LAYOUT_IDS)
+def test_layouts_compile_for_sm90a_without_spills(cfg, ex):
+    from tiled_matmul.ptxas import _report, nvcc_path
+    from tiled_matmul.render import kernel_name
+
+    rep = _report(nvcc_path(), render(ENTRY, cfg, "float32", ex), "sm_90a", kernel_name(ENTRY.name, cfg, "float32"),
+                  f"{cfg.tag()} {ex.tag()}")
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    assert "are serialized" not in rep.log and "C7508" not in rep.log, rep.log
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg,ex", LAYOUT_CASES, ids=LAYOUT_IDS)
+def test_layouts_compile_with_nvrtc(cfg, ex):
+    from .test_nvrtc import NVRTC
+    from tiled_matmul.compile import NVRTC_OPTIONS
+
+    if isinstance(NVRTC, Exception):
+        pytest.skip(f"NVRTC cannot be loaded ({NVRTC!r:.120})")
+    prog = NVRTC.createProgram(render(ENTRY, cfg, "float32", ex), "k.cu", (), ())
+    try:
+        try:
+            NVRTC.compileProgram(prog, [*NVRTC_OPTIONS, "-arch=sm_90a"])
+        except NVRTC.NVRTCError:
+            pytest.fail(f"NVRTC {NVRTC.getVersion()} rejected {cfg.tag()} {ex.tag()}:\n{NVRTC.getProgramLog(prog)}")
+        assert len(NVRTC.getCUBIN(prog)) > 0
+    finally:
+        NVRTC.destroyProgram(prog)

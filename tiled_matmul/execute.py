@@ -457,11 +457,12 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             kern = resolve_kernel(shape_m, N, K, dt, device)
         # A rung without the batch, epilogue, layout or out_dtype hooks this call needs (Config.EXTRAS:
         # wgmma_tma has none, wgmma_tma_tf32 the epilogue) picked for it: `auto`'s cp.async rung for the
-        # dtype and mode instead. An explicitly named strategy (a fixed resolver) is kept, and raises
-        # below, naming what its template lacks.
+        # dtype and mode instead. Layouts a rung declares (Config.LAYOUTS) it reads through its own
+        # arguments. An explicitly named strategy (a fixed resolver) is kept, and raises below,
+        # naming what its template lacks.
+        plain = is_plain(la, K) and is_plain(lb, N) or (la.col, lb.col) in kern.config.layouts()
         if (not getattr(resolve_kernel, "fixed", False)
-                and extras_needed(count, g is not None, p.out_dtype is not None,
-                                  is_plain(la, K) and is_plain(lb, N)) - kern.config.EXTRAS):
+                and extras_needed(count, g is not None, p.out_dtype is not None, plain) - kern.config.EXTRAS):
             name, params = plain_pick(shape_m, N, K, dt, device_limits(device).sm_count, kern.config.precision)
             kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern

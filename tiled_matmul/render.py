@@ -89,7 +89,10 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
         # the epilogue's definition names tm_epilogue once; a template with hooks calls it too
         missing = [what for what, needed, found in (("an epilogue", ex.epilogue, source.count("tm_epilogue(") > 1),
                                                      ("batches", ex.batched, "tm_batch" in source),
-                                                     ("operand layouts", ex.ld, "ex.lda" in source),
+                                                     # (or its config reads the layout pair through
+                                                     # its own arguments: Config.LAYOUTS)
+                                                     ("operand layouts", ex.ld, "ex.lda" in source
+                                                      or (ex.a_col, ex.b_col) in config.layouts()),
                                                      (f"a {ex.out_ctype} C", bool(ex.out_ctype), "tm_out_t" in source))
                    if needed and not found]
         if missing:

@@ -30,11 +30,14 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     GEMM does); tf32x3 splits the A tile in shared memory. Tiles with Inf, NaN or (tf32x3)
     operands outside the split's exact range are recomputed with FMAs (see the template).
 
-    TMA needs 16-byte row pitches and bases: :meth:`launch` copies other operands into padded
-    rows first; :meth:`launch_strided` raises ValueError for them (:meth:`operand_problem`).
-    Epilogues (alpha, beta, bias, activations, user expressions) are applied at the store, and
-    by the exact path; batches and other operand layouts are not read (``EXTRAS``): `auto` runs
-    the cp.async rungs for those.
+    Operand layouts (:attr:`LAYOUTS`): A row-major and B row-major or column-major (B stored
+    N x K, k contiguous: ``a @ w.T``), each with its own leading dimension, read in place (the
+    tensor maps carry the pitch; B column-major loads boxes of Bᵀ rows). TMA needs 16-byte
+    pitches and bases: :meth:`launch` copies an operand that has neither into rows padded to
+    16 bytes in the same layout first; :meth:`launch_strided` raises ValueError for them
+    (:meth:`operand_problem`). Epilogues (alpha, beta, bias, activations, user expressions) are
+    applied at the store, and by the exact path. Batches and A column-major are not read
+    (``EXTRAS``, ``LAYOUTS``): `auto` runs the cp.async rungs for those.
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma_tf32"
@@ -42,9 +45,11 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
     NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
     BATCH_AXIS: ClassVar[int] = 1
-    #: the epilogue hooks (TmExtra last, after ldc); batches and other operand layouts run on
-    #: `auto`'s cp.async rung
+    #: the epilogue hooks (TmExtra last, after ldc); batches run on `auto`'s cp.async rung
     EXTRAS: ClassVar[frozenset[str]] = frozenset({"epilogue"})
+    #: B column-major (template B_COL) and leading dimensions (the maps' pitches) read in place;
+    #: A column-major is copied (TF32 wgmma reads its shared-memory operand k-major only)
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ((False, False), (False, True))
     #: one CTA per SM walks many tiles (the cost model counts tiles, not CTAs)
     PERSISTENT: ClassVar[bool] = True
     bm: int = 128
@@ -146,40 +151,59 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
         yield self._fits_sm_rule(limits, dt, 1)
 
     # -- operands and the launch ----------------------------------------------------------------
-    def operand_problem(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int) -> "str | None":
-        """Why TMA cannot read A (M x K, `lda` floats per row) and B (K x N, `ldb`) at these
-        addresses (None when it can); a pure function of the numbers."""
-        return tma.matrix_problem("a", a_ptr, M, K, lda, 4) or tma.matrix_problem("b", b_ptr, K, N, ldb, 4)
+    def operand_problem(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                        b_col: bool = False) -> "str | None":
+        """Why TMA cannot read A (M x K, `lda` floats per row) and B (K x N, `ldb` floats per
+        row; with `b_col`, N x K rows of k, `ldb` floats each) at these addresses (None when it
+        can); a pure function of the numbers."""
+        b_rows, b_cols = (N, K) if b_col else (K, N)
+        return tma.matrix_problem("a", a_ptr, M, K, lda, 4) or tma.matrix_problem("b", b_ptr, b_rows, b_cols, ldb, 4)
 
-    def tensor_maps(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int) -> tuple[bytes, bytes]:
-        """The encoded tensor maps of A (boxes of 32 k x bm rows) and B (32 n x 32 k), cached in
-        :data:`tiled_matmul.tma.MAPS`."""
+    def tensor_maps(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                    b_col: bool = False) -> tuple[bytes, bytes]:
+        """The encoded tensor maps of A (boxes of 32 k x bm rows) and B (32 n x 32 k; with
+        `b_col`, Bᵀ's 32 k x bn), cached in :data:`tiled_matmul.tma.MAPS`."""
+        return tuple(tma.MAPS.get(*args[:-1], name=args[-1])  # type: ignore[return-value]
+                     for args in self.map_args(M, N, K, a_ptr, lda, b_ptr, ldb, b_col))
+
+    def map_args(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                 b_col: bool = False) -> tuple[tuple, tuple]:
+        """The :meth:`tiled_matmul.tma.MapCache.get` arguments (address, rows, cols, pitch,
+        itemsize, dtype code, box rows, box cols, name) of A's and B's maps: what
+        :meth:`tensor_maps` encodes (testable without a GPU)."""
         code = tma.DATA_TYPE["float32"]
-        amap = tma.MAPS.get(a_ptr, M, K, lda, 4, code, self.bm, self.BK, "a")
-        bmap = tma.MAPS.get(b_ptr, K, N, ldb, 4, code, self.BK, 32, "b")
-        return amap, bmap
+        a = (a_ptr, M, K, lda, 4, code, self.bm, self.BK, "a")
+        b = (b_ptr, N, K, ldb, 4, code, self.bn, self.BK, "b") if b_col else (b_ptr, K, N, ldb, 4, code, self.BK, 32, "b")
+        return a, b
 
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
-        """C = A @ B for C-contiguous operands (the standard entry; `flags` is ignored). An
-        operand TMA cannot address (rows that are not a multiple of 16 bytes, a start off a
-        16-byte boundary) is first copied on `stream` into rows padded to 16 bytes. `kernel` may
-        be an :class:`~tiled_matmul.epilogue.ExLaunch` (a call with an epilogue): its TmExtra
-        struct is passed last."""
-        extra = None
+        """C = A @ B (`flags` is ignored). `kernel` is the plain kernel for C-contiguous operands,
+        or (the general path, :mod:`tiled_matmul.execute`) an :class:`~tiled_matmul.epilogue.ExLaunch`:
+        a kernel rendered with an ExSpec (its TmExtra struct is passed last) of an epilogue and/or
+        operand layouts: A row-major with its `lda`, B row-major or (``b_col``) column-major with
+        its `ldb`. An operand TMA cannot address (a pitch that is not a multiple of 16 bytes, a
+        start off a 16-byte boundary) is first copied on `stream` into rows padded to 16 bytes, in
+        its own layout."""
+        lda, ldb, b_col, extra = K, N, False, None
         if isinstance(kernel, ExLaunch):
-            if kernel.batch != 1 or kernel.spec.batched or kernel.spec.ld:
-                raise ValueError(f"wgmma_tma_tf32 computes single row-major products (with an epilogue) only; "
-                                 f"this call asks for {kernel.spec.tag()}: use another strategy")
+            spec = kernel.spec
+            if kernel.batch != 1 or spec.batched or spec.out_ctype or spec.a_col:
+                raise ValueError(f"wgmma_tma_tf32 computes single 2-D products (A row-major, B row- or column-major, "
+                                 f"with an epilogue) only; this call asks for {spec.tag()}: use another strategy")
+            if spec.ld:
+                lda, ldb, b_col = kernel.values.get("lda", K), kernel.values.get("ldb", N), spec.b_col
             extra = kernel.extra()
             kernel = kernel.compiled
-        a, lda = addressable(A, M, K, stream)
-        b, ldb = addressable(B, K, N, stream)
-        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr, extra)
+        a, lda = _addressable(A, M, K, lda, stream)
+        b, ldb = _addressable(B, N, K, ldb, stream) if b_col else _addressable(B, K, N, ldb, stream)
+        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr, extra, b_col)
 
     def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
-                       M: int, N: int, K: int, stream_ptr: int, extra: Any = None) -> None:
+                       M: int, N: int, K: int, stream_ptr: int, extra: Any = None, b_col: bool = False) -> None:
         """C = A @ B with row pitches lda, ldb, ldc (floats), on the stream at `stream_ptr`;
-        `extra`: the TmExtra struct (a ctypes value) of a kernel rendered with an epilogue."""
+        `extra`: the TmExtra struct (a ctypes value) of a kernel rendered with an ExSpec; with
+        `b_col`, B is column-major (N x K rows of k, `ldb` floats each) and `kernel` must be the
+        B_COL kernel (ExSpec b_col)."""
         if M == 0 or N == 0:
             return
         keep = None
@@ -189,16 +213,18 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
                 return
             # C = the epilogue of an empty sum: the kernel over one k of zeros (it needs K >= 1)
             a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
-        key = (a_ptr, lda, b_ptr, ldb, M, N, K)
+            if b_col:
+                raise ValueError("wgmma_tma_tf32: K = 0 with an epilogue is run row-major only")
+        key = (a_ptr, lda, b_ptr, ldb, M, N, K, b_col)
         launcher = kernel._companions.get("__tma_tf32__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
-            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb)
+            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, b_col)
             if problem:
                 raise ValueError(f"wgmma_tma_tf32 cannot read these operands with TMA: {problem}; "
                                  "use another strategy (or copy them to 16-byte-aligned rows)")
             launcher = _launcher(kernel)
-            amap, bmap = self.tensor_maps(M, N, K, a_ptr, lda, b_ptr, ldb)
+            amap, bmap = self.tensor_maps(M, N, K, a_ptr, lda, b_ptr, ldb, b_col)
             grid = self.grid(M, N, device_limits(kernel.device).sm_count)
             plan = launcher.remember(key, (grid[0], amap, bmap))
         launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc, stream_ptr, extra)
@@ -273,6 +299,26 @@ class Tf32TmaLauncher:
         self._launch(self.fptr, grid_x, 1, 1, bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
 
 
+def _addressable(X: Any, rows: int, cols: int, pitch: int, stream: Any) -> tuple[Any, int]:
+    """(array, pitch in elements) of the `rows` x `cols` matrix at X (`pitch` elements per row;
+    for a column-major operand, its transpose's rows) as TMA can read it: X itself, or a copy on
+    `stream` whose rows are padded to a multiple of 16 bytes (see wgmma_tma.addressable)."""
+    if pitch == cols or rows <= 1:
+        return addressable(X, rows, cols, stream)
+    if rows == 0 or cols == 0 or tma.matrix_problem("x", X.data.ptr, rows, cols, pitch, 4) is None:
+        return X, pitch
+    import cupy
+
+    mem = cupy.cuda.UnownedMemory(X.data.ptr, ((rows - 1) * pitch + cols) * 4, None, cupy.cuda.runtime.getDevice())
+    flat = cupy.ndarray(((rows - 1) * pitch + cols,), cupy.float32, cupy.cuda.MemoryPointer(mem, 0))
+    view = cupy.lib.stride_tricks.as_strided(flat, (rows, cols), (pitch * 4, 4))
+    padded = -(-cols // 4) * 4
+    with stream:
+        buf = cupy.empty((rows, padded), dtype=cupy.float32)
+        buf.view(cupy.uint32)[:, :cols] = view.view(cupy.uint32)
+    return buf, padded
+
+
 def _launcher(kernel: Any) -> Tf32TmaLauncher:
     """The Tf32TmaLauncher of a CompiledKernel (built on first use, kept with the kernel)."""
     companions = kernel._companions
@@ -286,18 +332,25 @@ def _launcher(kernel: Any) -> Tf32TmaLauncher:
 def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Config | None" = None) -> Any:
     """C = a @ b with the wgmma_tma_tf32 kernel on the current CuPy stream, for 2-D float32 cupy
     arrays whose rows are contiguous and whose row pitches may be padded (views such as
-    ``x[:, :71]`` of a 72-column array), without the public API's checks. `c` (written in place
-    and returned) or a new float32 array. ValueError when TMA cannot read a or b.
+    ``x[:, :71]`` of a 72-column array), b also column-major (``w.T``, read in place), without
+    the public API's checks. `c` (written in place and returned) or a new float32 array.
+    ValueError when TMA cannot read a or b.
 
     >>> c = tma_tf32_matmul(a, b, config=WgmmaTmaTf32Config(bm=256, passes=1))  # doctest: +SKIP
+    >>> y = tma_tf32_matmul(x, w.T)                                                # doctest: +SKIP
     """
     import cupy
 
     from ..compile import get_kernel
+    from ..epilogue import ExSpec
 
     cfg = config if config is not None else STRATEGY.default
     M, K, lda = row_layout(a, "a")
-    Kb, N, ldb = row_layout(b, "b")
+    b_col = b.ndim == 2 and b.size > 0 and b.shape[0] > 1 and b.strides[0] == b.itemsize and b.strides[1] != b.itemsize
+    if b_col:
+        N, Kb, ldb = row_layout(b.T, "b")
+    else:
+        Kb, N, ldb = row_layout(b, "b")
     if Kb != K:
         raise ValueError(f"inner dimensions differ: a is {a.shape} and b is {b.shape}")
     if a.dtype != cupy.float32 or b.dtype != cupy.float32:
@@ -307,9 +360,10 @@ def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Confi
     Mc, Nc, ldc = row_layout(c, "c")
     if (Mc, Nc) != (M, N) or c.dtype != cupy.float32:
         raise ValueError(f"c has shape {c.shape} and dtype {c.dtype}; expected {(M, N)} float32")
-    kernel = get_kernel(STRATEGY, cfg, "float32", cupy.cuda.Device().id)
+    ex = ExSpec("float", b_col=True, ld=True) if b_col else None
+    kernel = get_kernel(STRATEGY, cfg, "float32", cupy.cuda.Device().id, ex=ex)
     cfg.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, c.data.ptr, ldc, M, N, K,
-                       cupy.cuda.get_current_stream().ptr)
+                       cupy.cuda.get_current_stream().ptr, b_col=b_col)
     return c
 
 
