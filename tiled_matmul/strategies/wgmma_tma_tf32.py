@@ -362,8 +362,10 @@ def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Confi
         raise ValueError(f"c has shape {c.shape} and dtype {c.dtype}; expected {(M, N)} float32")
     ex = ExSpec("float", b_col=True, ld=True) if b_col else None
     kernel = get_kernel(STRATEGY, cfg, "float32", cupy.cuda.Device().id, ex=ex)
+    # a kernel rendered with an ExSpec takes its TmExtra struct last (here: no epilogue)
+    extra = None if ex is None else ExLaunch(kernel, ex, {"lda": lda, "ldb": ldb}, c.data.ptr, 1, M * N, 1).extra()
     cfg.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, c.data.ptr, ldc, M, N, K,
-                       cupy.cuda.get_current_stream().ptr, b_col=b_col)
+                       cupy.cuda.get_current_stream().ptr, extra, b_col=b_col)
     return c
 
 
