@@ -290,6 +290,44 @@ def test_layout_kernels_copy_16_bytes_and_have_an_interior_loop(tmp_path, pair):
     assert code.count("LDGSTS.E.BYPASS.128") >= 2 * cfg.stages * pairs
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not (HAS_NVCC and shutil.which("cuobjdump")), reason="needs nvcc and cuobjdump")
+@pytest.mark.parametrize("pair", [None, (True, False), (False, True)], ids=["a@b", "a.T@b", "a@b.T"])
+def test_interior_k_step_copies_among_the_dmmas(tmp_path, pair):
+    """The interior loop (the shorter of the two DMMA loops) issues its first DMMA soon after the
+    barrier and its next stage's copies (LDGSTS) after that DMMA, interleaved with the others:
+    copies issued between the barrier and the first DMMA keep every warp of the block, released
+    together, off the tensor cores (159 instructions at the default config's plain kernel)."""
+    import re
+
+    from tiled_matmul.epilogue import ExSpec
+    from tiled_matmul.render import render
+
+    cfg = DmmaConfig()
+    spec = None if pair is None else ExSpec("double", a_col=pair[0], b_col=pair[1], ld=True)
+    (tmp_path / "k.cu").write_text(render(ENTRY, cfg, "float64", spec))
+    subprocess.run(["nvcc", "-cubin", *arch_flags("sm_90"), "-std=c++17", "-o", "k.cubin", "k.cu"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
+                          text=True).stdout
+    ins = [(int(m.group(1), 16), m.group(2)) for m in re.finditer(r"/\*([0-9a-f]{4,})\*/\s+([^;]*);", code)]
+    at = {a: i for i, (a, _) in enumerate(ins)}
+    loops = []
+    for i, (a, text) in enumerate(ins):
+        m = re.search(r"BRA (?:\S+, )?(0x[0-9a-f]+)", text)
+        if m and int(m.group(1), 16) < a:
+            body = [x for _, x in ins[at[int(m.group(1), 16)]:i + 1] if not x.startswith("NOP")]
+            if any("DMMA" in x for x in body):
+                loops.append(body)
+    assert len(loops) == 2
+    body = min(loops, key=len)
+    bar = next(k for k, x in enumerate(body) if "BAR.SYNC" in x)
+    first = next(k for k, x in enumerate(body) if "DMMA" in x)
+    copies = [k for k, x in enumerate(body) if "LDGSTS" in x]
+    assert first - bar < 50, (first - bar, body)
+    assert copies and min(copies) > first, body
+
+
 # -- the heuristic and auto ------------------------------------------------------------------------------
 @pytest.mark.parametrize("shape", [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
                                    (3001, 2999, 3007), (1536, 1536, 64), (16384, 1024, 1024)])

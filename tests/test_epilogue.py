@@ -92,8 +92,9 @@ LATER = ("wgmma_tma", "wgmma_tma_tf32")
 #: sha256 over every (strategy, config, dtype)'s plain source, in ALL's order, before epilogues
 #: (re-taken from main just before the epilogue merge, which had the precision modes' templates;
 #: re-taken again after dmma's interior-copy loop and the half rungs, third session; and after
-#: dmma's plain interior copies took the pointer walk of its layout kernels, branch dlay)
-PLAIN_DIGEST = "1ceff346599cc85b4d568255871636d86ef8f2dba7b8dfd5a3948249e90f687b"
+#: dmma's plain interior copies took the pointer walk of its layout kernels and its K step's
+#: copies moved in among the DMMAs, branch dlay)
+PLAIN_DIGEST = "fe4a1478adec4810649504c2c783941028b2ba70cff5eecdf999f768b3bef1f4"
 
 SPECS = {
     "batched": lambda ct: ExSpec(ct, batched=True),
