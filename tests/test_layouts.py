@@ -189,14 +189,16 @@ def test_gemv_rungs_refuse_the_layout_they_do_not_stream(name, pair):
 #: every rung's default config x dtype x layout pair (each with run-time lda/ldb), and batched with
 #: its last pair (both column-major for most); with TM_LAYOUT_FULL=1 every other config of every
 #: search space x dtype x layout pair too
+#: (batched only for the rungs whose template takes batches: wgmma_tma_tf32 reads its layouts
+#: through its own arguments, and tests/test_wgmma_tma_tf32.py compiles those kernels)
 NVCC_LAYOUTS = [(n, e.default, dt, pair, batched) for n, e in tm.STRATEGIES.items()
                 for dt in e.config_cls.SUPPORTED_DTYPES for pair in _pairs(n) for batched in (False, True)
-                if not batched or pair == _pairs(n)[-1]]
+                if not batched or (pair == _pairs(n)[-1] and "batch" in e.config_cls.EXTRAS)]
 if os.environ.get("TM_LAYOUT_FULL"):
     # (in the strategy's default dtype, as tests/test_nvcc.py: bn=256 with tn=16 is a float32 tile)
     NVCC_LAYOUTS += [(n, c, e.default_dtype.name, pair, batched) for n, e in tm.STRATEGIES.items()
                      for c in e.search_space if c != e.default for pair in _pairs(n) for batched in (False, True)
-                     if not batched or pair == _pairs(n)[-1]]
+                     if not batched or (pair == _pairs(n)[-1] and "batch" in e.config_cls.EXTRAS)]
 
 #: layout kernels of search-space configs at their register cap that spill a few bytes (each
 #: plain kernel fits just under it): warp_tiled and gemv_xb at min_blocks=2's 128, tensor_core's bk=32
