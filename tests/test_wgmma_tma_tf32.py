@@ -386,26 +386,29 @@ def test_epilogues_compile_without_spills(cfg, spec):
     assert "are serialized" not in rep.log, rep.log
 
 
+def _assert_nvrtc_compiles(src: str, what: str) -> None:
+    """NVRTC (the version CuPy loads) compiles `src` for sm_90a into a non-empty cubin."""
+    from tiled_matmul.compile import NVRTC_OPTIONS
+
+    from .test_nvrtc import NVRTC
+
+    if isinstance(NVRTC, Exception):
+        pytest.skip(f"NVRTC cannot be loaded ({NVRTC!r:.120})")
+    prog = NVRTC.createProgram(src, "k.cu", (), ())
+    try:
+        try:
+            NVRTC.compileProgram(prog, [*NVRTC_OPTIONS, "-arch=sm_90a"])
+        except NVRTC.NVRTCError:
+            pytest.fail(f"NVRTC {NVRTC.getVersion()} rejected {what}:\n{NVRTC.getProgramLog(prog)}")
+        assert len(NVRTC.getCUBIN(prog)) > 0
+    finally:
+        NVRTC.destroyProgram(prog)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("cfg,spec", EPI_CASES, ids=EPI_IDS)
 def test_epilogues_compile_with_nvrtc(cfg, spec):
-    try:
-        from cupy.cuda import nvrtc
-
-        nvrtc.getVersion()
-    except Exception as exc:  # no libnvrtc on this machine
-        pytest.skip(f"NVRTC cannot be loaded ({exc!r:.120})")
-    from tiled_matmul.compile import NVRTC_OPTIONS
-
-    prog = nvrtc.createProgram(render(ENTRY, cfg, "float32", EPI_SPECS[spec]), "k.cu", (), ())
-    try:
-        try:
-            nvrtc.compileProgram(prog, [*NVRTC_OPTIONS, "-arch=sm_90a"])
-        except nvrtc.NVRTCError:
-            pytest.fail(f"NVRTC {nvrtc.getVersion()} rejected {cfg.tag()} {spec}:\n{nvrtc.getProgramLog(prog)}")
-        assert len(nvrtc.getCUBIN(prog)) > 0
-    finally:
-        nvrtc.destroyProgram(prog)
+    _assert_nvrtc_compiles(render(ENTRY, cfg, "float32", EPI_SPECS[spec]), f"{cfg.tag()} {spec}")
 
 
 @pytest.mark.slow
@@ -424,17 +427,4 @@ def test_layouts_compile_for_sm90a_without_spills(cfg, ex):
 @pytest.mark.slow
 @pytest.mark.parametrize("cfg,ex", LAYOUT_CASES, ids=LAYOUT_IDS)
 def test_layouts_compile_with_nvrtc(cfg, ex):
-    from .test_nvrtc import NVRTC
-    from tiled_matmul.compile import NVRTC_OPTIONS
-
-    if isinstance(NVRTC, Exception):
-        pytest.skip(f"NVRTC cannot be loaded ({NVRTC!r:.120})")
-    prog = NVRTC.createProgram(render(ENTRY, cfg, "float32", ex), "k.cu", (), ())
-    try:
-        try:
-            NVRTC.compileProgram(prog, [*NVRTC_OPTIONS, "-arch=sm_90a"])
-        except NVRTC.NVRTCError:
-            pytest.fail(f"NVRTC {NVRTC.getVersion()} rejected {cfg.tag()} {ex.tag()}:\n{NVRTC.getProgramLog(prog)}")
-        assert len(NVRTC.getCUBIN(prog)) > 0
-    finally:
-        NVRTC.destroyProgram(prog)
+    _assert_nvrtc_compiles(render(ENTRY, cfg, "float32", ex), f"{cfg.tag()} {ex.tag()}")
