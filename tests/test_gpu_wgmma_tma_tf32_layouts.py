@@ -1,8 +1,9 @@
 """GPU tests of wgmma_tma_tf32's operand layouts (marked `gpu`): B column-major (``a @ w.T``,
 Fortran-order B) and leading dimensions (row-major slices) read in place by TMA, in both modes,
-over ragged shapes: values against a float64 reference with NaN-poisoned output, the kernel
-handed the caller's pointers (execute.launch_hook) and no layout copy counted
-(execute.layout_copies_made). A column-major is copied (the rung does not declare it)."""
+and A column-major (``a.T @ b``) in tf32x3, over ragged shapes: values against a float64
+reference with NaN-poisoned output, the kernel handed the caller's pointers
+(execute.launch_hook) and no layout copy counted (execute.layout_copies_made). A column-major
+with tf32, and both operands column-major, are copied (the rung does not declare them)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ NAME = "wgmma_tma_tf32"
 #: (M, N, K): ragged edges of 64 / 128 / 256 tiles and 32-deep K steps, tiny and single-row
 SHAPES = [(1, 1, 1), (7, 33, 5), (127, 129, 33), (129, 127, 1000), (300, 260, 96), (1000, 33, 129), (1, 1000, 127),
           (1000, 1, 129), (513, 385, 257)]
-#: (A column-major, B column-major) pairs the rung reads in place
-PAIRS = [(False, False), (False, True)]
+#: (A column-major, B column-major) pairs the rung reads in place (each config: those of its layouts())
+PAIRS = [(False, False), (False, True), (True, False)]
 #: extra elements per leading-dimension stride: 0 (tight), 4 (a 16-byte-multiple slice), 3 (not
 #: a multiple of 16 bytes: copied into padded rows by the launch, values still right)
 PADS = [0, 4, 3]
@@ -50,12 +51,12 @@ def _check(c, a, b, mode, K, what):
 
 
 CASES = [(cfg, pair, shape, pad) for cfg in CONFIGS for pair in PAIRS for shape in SHAPES for pad in PADS
-         if not (pair == (False, False) and pad == 0)]
+         if not (pair == (False, False) and pad == 0) and pair in tm.STRATEGIES[NAME].make_config(**cfg).layouts()]
 
 
 @pytest.mark.parametrize("params,pair,shape,pad", CASES,
                          ids=[f"{'_'.join(f'{k}{v}' for k, v in c.items()) or 'default'}-"
-                              f"{'a@bT' if p[1] else 'a@b'}-{s}-ld+{d}" for c, p, s, d in CASES])
+                              f"{'aT' if p[0] else 'a'}@{'bT' if p[1] else 'b'}-{s}-ld+{d}" for c, p, s, d in CASES])
 def test_layout_read_in_place(params, pair, shape, pad, rng, monkeypatch):
     M, N, K = shape
     a = _operand(rng, M, K, pair[0], pad)
@@ -76,7 +77,8 @@ def test_layout_read_in_place(params, pair, shape, pad, rng, monkeypatch):
     assert seen[0][0] == a.data.ptr and seen[0][1] == b.data.ptr, "an operand was copied before the launch"
     assert execute.layout_copies_made["strides"] == 0 and execute.layout_copies_made["config"] == 0
     la, lb, spec = layouts[0]
-    assert spec is not None and spec.b_col == operand_layout(b.shape, b.strides, 4).col and not spec.a_col
+    assert spec is not None and spec.b_col == operand_layout(b.shape, b.strides, 4).col
+    assert spec.a_col == operand_layout(a.shape, a.strides, 4).col
 
 
 @pytest.mark.parametrize("mode", ["tf32x3", "tf32"])
@@ -91,7 +93,10 @@ def test_auto_runs_it_on_x_at_w_transposed(mode, shape, rng, monkeypatch):
     if heuristic.recommend(M, N, K, precision=mode, sms=sms)[0] != NAME:
         pytest.skip(f"auto does not pick {NAME} for {shape} {mode} on this GPU")
     real = execute.ExLaunch.__init__  # the one real constructor each iteration's spy calls
-    for pair, pad in (((False, True), 0), ((False, False), 4), ((False, True), 4)):
+    pairs = [((False, True), 0), ((False, False), 4), ((False, True), 4)]
+    if mode == "tf32x3":  # a.T @ b: tf32x3 transposes A's stage in its split
+        pairs += [((True, False), 0), ((True, False), 4)]
+    for pair, pad in pairs:
         a = _operand(rng, M, K, pair[0], pad)
         b = _operand(rng, K, N, pair[1], pad)
         seen = []
@@ -115,17 +120,21 @@ def test_auto_runs_it_on_x_at_w_transposed(mode, shape, rng, monkeypatch):
         assert (err <= 2 * numerics.bound(mode, K, truncated=mode == "tf32") * scale).all(), (shape, pair, pad)
 
 
-def test_a_column_major_is_copied_once(rng, monkeypatch):
-    """A column-major (a.T @ b) is not read in place by this rung: exactly A is copied."""
+@pytest.mark.parametrize("params,b_col", [(dict(bm=256, passes=1), False), (dict(), True)],
+                         ids=["tf32-aT@b", "tf32x3-aT@bT"])
+def test_a_column_major_is_copied_once_where_not_read(params, b_col, rng, monkeypatch):
+    """A column-major with tf32 (a.T @ b) or with B column-major too (a.T @ b.T) is not read in
+    place by this rung: exactly A is copied."""
     M, N, K = 300, 260, 96
     a = _operand(rng, M, K, True, 0)
-    b = _operand(rng, K, N, False, 0)
+    b = _operand(rng, K, N, b_col, 0)
     seen = []
     monkeypatch.setattr(execute, "launch_hook", lambda *args: seen.append(args))
     monkeypatch.setattr(execute, "layout_copies_made", execute.Counter())
     out = poisoned((M, N), np.float32)
-    tm.kernel(NAME)(a, b, out)
-    _check(out, a, b, "tf32x3", K, "a.T @ b")
+    kern = tm.kernel(NAME, **params)
+    kern(a, b, out)
+    _check(out, a, b, kern.config.precision, K, "a.T @ b")
     assert seen[0][1] == b.data.ptr and seen[0][0] != a.data.ptr
     assert execute.layout_copies_made["config"] == 1
 
@@ -141,13 +150,27 @@ def test_direct_entry_takes_w_transposed(rng):
     _check(c, x, w.T, "tf32x3", 96, "tma_tf32_matmul(x, w.T)")
 
 
-def test_nonfinite_fallback_reads_b_column_major(rng):
-    """The exact FMA fallback (a tile with an Inf) reads B column-major too."""
+def test_direct_entry_takes_x_transposed(rng):
+    import cupy as cp
+
+    from tiled_matmul.strategies.wgmma_tma_tf32 import WgmmaTmaTf32Config, tma_tf32_matmul
+
+    x = cp.asarray(rng.uniform(-1, 1, (96, 257)).astype(np.float32))
+    y = _operand(rng, 96, 130, False, 0)
+    c = tma_tf32_matmul(x.T, y)
+    _check(c, x.T, y, "tf32x3", 96, "tma_tf32_matmul(x.T, y)")
+    with pytest.raises(ValueError, match="only with passes=3"):
+        tma_tf32_matmul(x.T, y, config=WgmmaTmaTf32Config(bm=256, passes=1))
+
+
+@pytest.mark.parametrize("pair", [(False, True), (True, False)], ids=["a@bT", "aT@b"])
+def test_nonfinite_fallback_reads_column_major_operands(pair, rng):
+    """The exact FMA fallback (a tile with an Inf) reads a column-major B or A too."""
     import cupy as cp
 
     M, N, K = 200, 160, 64
-    a = _operand(rng, M, K, False, 0)
-    b = _operand(rng, K, N, True, 0)
+    a = _operand(rng, M, K, pair[0], 0)
+    b = _operand(rng, K, N, pair[1], 0)
     a[3, 5] = cp.inf
     out = poisoned((M, N), np.float32)
     tm.kernel(NAME)(a, b, out)

@@ -35,6 +35,9 @@ def test_every_config_is_valid_and_fits_the_h100():
     assert modes == {"tf32x3", "tf32"}
     assert ENTRY.default.precision == "tf32x3" and ENTRY.default.with_precision("tf32").passes == 1
     assert WgmmaTmaTf32Config.EXTRAS == {"epilogue"} and WgmmaTmaTf32Config.LAYOUTS == ((False, False), (False, True))
+    # A column-major with tf32x3 alone (its split pass transposes A's stage)
+    assert WgmmaTmaTf32Config(passes=3).layouts() == ((False, False), (False, True), (True, False))
+    assert WgmmaTmaTf32Config(bm=256, passes=1).layouts() == ((False, False), (False, True))
 
 
 @pytest.mark.parametrize("params,needle", [
@@ -253,10 +256,15 @@ def test_epilogue_renders_into_the_store_and_the_exact_path(spec):
     assert "TmExtra" not in plain and "tm_epilogue" not in plain
 
 
-def test_batches_and_a_column_major_are_refused_by_the_template():
-    for spec, needle in [(ExSpec("float", batched=True), "batches"), (ExSpec("float", a_col=True, ld=True), "operand layouts")]:
+def test_batches_and_unread_layouts_are_refused_by_the_template():
+    """Batches, A column-major with tf32 (which reads A's tile as TMA lands it) and both operands
+    column-major have no kernel here."""
+    tf32 = WgmmaTmaTf32Config(bm=256, passes=1)
+    for cfg, spec, needle in [(ENTRY.default, ExSpec("float", batched=True), "batches"),
+                              (tf32, ExSpec("float", a_col=True, ld=True), "operand layouts"),
+                              (ENTRY.default, ExSpec("float", a_col=True, b_col=True, ld=True), "operand layouts")]:
         with pytest.raises(ValueError, match=f"has no hooks for {needle}"):
-            render(ENTRY, ENTRY.default, "float32", spec)
+            render(ENTRY, cfg, "float32", spec)
 
 
 def test_gemm_on_a_large_float32_product_keeps_this_kernel():
@@ -291,11 +299,12 @@ def test_launch_buffer_passes_the_extra_struct_last():
     assert seen[0][:11] == seen[1][:11]
 
 
-# ---- operand layouts: B column-major and leading dimensions ---------------------------------------
-#: the ExSpecs execute renders this rung with: a leading dimension (row-major slices) and B
-#: column-major (a @ w.T)
-LAYOUT_SPECS = [ExSpec("float", ld=True), ExSpec("float", b_col=True, ld=True)]
-LAYOUT_CASES = [(cfg, ex) for cfg in ENTRY.configs for ex in LAYOUT_SPECS]
+# ---- operand layouts: A and B column-major and leading dimensions ---------------------------------
+#: the ExSpecs execute renders this rung with: a leading dimension (row-major slices), B
+#: column-major (a @ w.T), and (tf32x3) A column-major (a.T @ b), also under an epilogue
+LAYOUT_SPECS = [ExSpec("float", ld=True), ExSpec("float", b_col=True, ld=True), ExSpec("float", a_col=True, ld=True),
+                ExSpec("float", a_col=True, ld=True, alpha=True, beta=True, bias=1, activation="gelu")]
+LAYOUT_CASES = [(cfg, ex) for cfg in ENTRY.configs for ex in LAYOUT_SPECS if (ex.a_col, ex.b_col) in cfg.layouts()]
 LAYOUT_IDS = [f"{c.tag()}-{ex.tag()}" for c, ex in LAYOUT_CASES]
 
 
@@ -339,8 +348,14 @@ def test_layouts_render_their_own_paths_and_the_plain_kernel_is_unchanged():
     assert "swap ? v1 : v0" not in plain and "swap ? v1 : v0" in bcol
     assert "tma_load_2d(b_smem + stage * B_STAGE_BYTES, &tmB, ks * BK, n0, bar);" in bcol
     assert "b_col[k]" in bcol  # the exact fallback reads B column-major too
+    # A column-major (tf32x3): Aᵀ's 32 x 32 boxes, the split writes the stage back transposed,
+    # the exact fallback reads A column-major; tf32 has no such kernel
+    acol = render(ENTRY, ENTRY.default, "float32", LAYOUT_SPECS[2])
+    assert "m0 + 32 * j, ks * BK, bar);" in acol and "m0 + 32 * j" not in plain
+    assert "A[(size_t)k * lda + row]" in acol and "A[(size_t)k * lda + row]" not in plain
+    assert acol.count("consumers_sync();") == plain.count("consumers_sync();") + 1
     with pytest.raises(ValueError, match="no hooks for operand layouts"):
-        render(ENTRY, ENTRY.default, "float32", ExSpec("float", a_col=True, ld=True))
+        render(ENTRY, WgmmaTmaTf32Config(bm=256, passes=1), "float32", ExSpec("float", a_col=True, ld=True))
     with pytest.raises(ValueError, match="no hooks for batches"):
         render(ENTRY, ENTRY.default, "float32", ExSpec("float", batched=True))
 
@@ -358,6 +373,11 @@ def test_layout_tensor_map_arguments():
     # row-major B with a leading dimension: the pitch is the map's stride
     _, b = cfg.map_args(300, 260, 96, 0x10000, 100, 0x20000, 264)
     assert b == (0x20000, 96, 260, 264, 4, F32, 32, 32, "b")
+    # A column-major: Aᵀ (K x M rows of m, pitch lda) in boxes of 32 k x 32 m
+    a, _ = WgmmaTmaTf32Config().map_args(300, 260, 96, 0x10000, 304, 0x20000, 264, a_col=True)
+    assert a == (0x10000, 96, 300, 304, 4, F32, 32, 32, "a")
+    assert "a has rows of 301 elements" in cfg.operand_problem(301, 260, 96, 0x10000, 301, 0x20000, 264, a_col=True)
+    assert cfg.operand_problem(300, 260, 96, 0x10000, 300, 0x20000, 264, a_col=True) is None
     # the 16-byte rule applies to Bᵀ's rows
     assert "b has rows of 97 elements" in cfg.operand_problem(300, 260, 96, 0x10000, 100, 0x20000, 97, b_col=True)
     assert cfg.operand_problem(300, 260, 96, 0x10000, 100, 0x20000, 96, b_col=True) is None

@@ -30,14 +30,17 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     GEMM does); tf32x3 splits the A tile in shared memory. Tiles with Inf, NaN or (tf32x3)
     operands outside the split's exact range are recomputed with FMAs (see the template).
 
-    Operand layouts (:attr:`LAYOUTS`): A row-major and B row-major or column-major (B stored
-    N x K, k contiguous: ``a @ w.T``), each with its own leading dimension, read in place (the
-    tensor maps carry the pitch; B column-major loads boxes of Bᵀ rows). TMA needs 16-byte
-    pitches and bases: :meth:`launch` copies an operand that has neither into rows padded to
-    16 bytes in the same layout first; :meth:`launch_strided` raises ValueError for them
-    (:meth:`operand_problem`). Epilogues (alpha, beta, bias, activations, user expressions) are
-    applied at the store, and by the exact path. Batches and A column-major are not read
-    (``EXTRAS``, ``LAYOUTS``): `auto` runs the cp.async rungs for those.
+    Operand layouts (:meth:`layouts`): B row-major or column-major (B stored N x K, k
+    contiguous: ``a @ w.T``), each operand with its own leading dimension, read in place (the
+    tensor maps carry the pitch; B column-major loads boxes of Bᵀ rows). A column-major
+    (``a.T @ b``; stored K x M) is read in place by tf32x3 alone: its split pass, which every A
+    stage takes anyway, writes the stage back transposed (:attr:`A_COL_LAYOUTS`); tf32 reads
+    A's tile as TMA lands it, which must then be k-major, so it runs a column-major A elsewhere.
+    TMA needs 16-byte pitches and bases: :meth:`launch` copies an operand that has neither into
+    rows padded to 16 bytes in the same layout first; :meth:`launch_strided` raises ValueError
+    for them (:meth:`operand_problem`). Epilogues (alpha, beta, bias, activations, user
+    expressions) are applied at the store, and by the exact path. Batches are not read
+    (``EXTRAS``): `auto` runs the cp.async rungs for those.
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma_tf32"
@@ -47,9 +50,13 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     BATCH_AXIS: ClassVar[int] = 1
     #: the epilogue hooks (TmExtra last, after ldc); batches run on `auto`'s cp.async rung
     EXTRAS: ClassVar[frozenset[str]] = frozenset({"epilogue"})
-    #: B column-major (template B_COL) and leading dimensions (the maps' pitches) read in place;
-    #: A column-major is copied (TF32 wgmma reads its shared-memory operand k-major only)
+    #: B column-major (template B_COL) and leading dimensions (the maps' pitches) read in place
+    #: by both modes
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ((False, False), (False, True))
+    #: and A column-major (template A_COL) with B row-major by tf32x3, whose split pass transposes
+    #: A's tile (TF32 wgmma reads its shared-memory operand k-major only). Both column-major
+    #: (a.T @ b.T) is not read: its addresses outgrow the consumers' registers (ptxas spills).
+    A_COL_LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ((True, False),)
     #: one CTA per SM walks many tiles (the cost model counts tiles, not CTAs)
     PERSISTENT: ClassVar[bool] = True
     bm: int = 128
@@ -99,6 +106,9 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
         for tf32x3 (the step's partial tile beside the float32 sums)."""
         return self.bm * self.bn // 2 // 128 * (2 if self.passes == 3 else 1)
 
+    def layouts(self) -> tuple[tuple[bool, bool], ...]:
+        return self.LAYOUTS + (self.A_COL_LAYOUTS if self.passes == 3 else ())
+
     def block(self) -> tuple[int, int, int]:
         return (self.THREADS, 1, 1)
 
@@ -119,7 +129,7 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
 
     def smem_bytes(self, dtype: Any = FLOAT32) -> int:
         # the ring of stages, the small-part buffers (tf32x3), 1 KB for the 1024-byte round-up,
-        # full and empty mbarriers
+        # full and empty mbarriers (every operand layout alike)
         line = self.BK * 4
         return ((self.stages * (self.bm + self.bn) + self.small_bufs * self.bm) * line + 1024
                 + 16 * self.stages)
@@ -152,27 +162,30 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
 
     # -- operands and the launch ----------------------------------------------------------------
     def operand_problem(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
-                        b_col: bool = False) -> "str | None":
-        """Why TMA cannot read A (M x K, `lda` floats per row) and B (K x N, `ldb` floats per
-        row; with `b_col`, N x K rows of k, `ldb` floats each) at these addresses (None when it
-        can); a pure function of the numbers."""
+                        b_col: bool = False, a_col: bool = False) -> "str | None":
+        """Why TMA cannot read A (M x K, `lda` floats per row; with `a_col`, K x M rows of m,
+        `lda` floats each) and B (K x N, `ldb` floats per row; with `b_col`, N x K rows of k,
+        `ldb` floats each) at these addresses (None when it can); a pure function of the numbers."""
+        a_rows, a_cols = (K, M) if a_col else (M, K)
         b_rows, b_cols = (N, K) if b_col else (K, N)
-        return tma.matrix_problem("a", a_ptr, M, K, lda, 4) or tma.matrix_problem("b", b_ptr, b_rows, b_cols, ldb, 4)
+        return (tma.matrix_problem("a", a_ptr, a_rows, a_cols, lda, 4)
+                or tma.matrix_problem("b", b_ptr, b_rows, b_cols, ldb, 4))
 
     def tensor_maps(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
-                    b_col: bool = False) -> tuple[bytes, bytes]:
-        """The encoded tensor maps of A (boxes of 32 k x bm rows) and B (32 n x 32 k; with
-        `b_col`, Bᵀ's 32 k x bn), cached in :data:`tiled_matmul.tma.MAPS`."""
+                    b_col: bool = False, a_col: bool = False) -> tuple[bytes, bytes]:
+        """The encoded tensor maps of A (boxes of 32 k x bm rows; with `a_col`, Aᵀ's 32 k x 32
+        m) and B (32 n x 32 k; with `b_col`, Bᵀ's 32 k x bn), cached in
+        :data:`tiled_matmul.tma.MAPS`."""
         return tuple(tma.MAPS.get(*args[:-1], name=args[-1])  # type: ignore[return-value]
-                     for args in self.map_args(M, N, K, a_ptr, lda, b_ptr, ldb, b_col))
+                     for args in self.map_args(M, N, K, a_ptr, lda, b_ptr, ldb, b_col, a_col))
 
     def map_args(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
-                 b_col: bool = False) -> tuple[tuple, tuple]:
+                 b_col: bool = False, a_col: bool = False) -> tuple[tuple, tuple]:
         """The :meth:`tiled_matmul.tma.MapCache.get` arguments (address, rows, cols, pitch,
         itemsize, dtype code, box rows, box cols, name) of A's and B's maps: what
         :meth:`tensor_maps` encodes (testable without a GPU)."""
         code = tma.DATA_TYPE["float32"]
-        a = (a_ptr, M, K, lda, 4, code, self.bm, self.BK, "a")
+        a = (a_ptr, K, M, lda, 4, code, self.BK, 32, "a") if a_col else (a_ptr, M, K, lda, 4, code, self.bm, self.BK, "a")
         b = (b_ptr, N, K, ldb, 4, code, self.bn, self.BK, "b") if b_col else (b_ptr, K, N, ldb, 4, code, self.BK, 32, "b")
         return a, b
 
@@ -180,30 +193,35 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
         """C = A @ B (`flags` is ignored). `kernel` is the plain kernel for C-contiguous operands,
         or (the general path, :mod:`tiled_matmul.execute`) an :class:`~tiled_matmul.epilogue.ExLaunch`:
         a kernel rendered with an ExSpec (its TmExtra struct is passed last) of an epilogue and/or
-        operand layouts: A row-major with its `lda`, B row-major or (``b_col``) column-major with
-        its `ldb`. An operand TMA cannot address (a pitch that is not a multiple of 16 bytes, a
-        start off a 16-byte boundary) is first copied on `stream` into rows padded to 16 bytes, in
-        its own layout."""
-        lda, ldb, b_col, extra = K, N, False, None
+        operand layouts: A row-major or (``a_col``, a layout pair of :meth:`layouts`) column-major
+        with its `lda`, B row-major or (``b_col``) column-major with its `ldb`. An operand TMA
+        cannot address (a pitch that is not a multiple of 16 bytes, a start off a 16-byte
+        boundary) is first copied on `stream` into rows padded to 16 bytes, in its own layout."""
+        lda, ldb, a_col, b_col, extra = K, N, False, False, None
         if isinstance(kernel, ExLaunch):
             spec = kernel.spec
-            if kernel.batch != 1 or spec.batched or spec.out_ctype or spec.a_col:
-                raise ValueError(f"wgmma_tma_tf32 computes single 2-D products (A row-major, B row- or column-major, "
+            if (kernel.batch != 1 or spec.batched or spec.out_ctype
+                    or (spec.a_col and (True, spec.b_col) not in self.layouts())):
+                raise ValueError(f"wgmma_tma_tf32 computes single 2-D products (operand layouts {self.layouts()}, "
                                  f"with an epilogue) only; this call asks for {spec.tag()}: use another strategy")
             if spec.ld:
-                lda, ldb, b_col = kernel.values.get("lda", K), kernel.values.get("ldb", N), spec.b_col
+                a_col, b_col = spec.a_col, spec.b_col
+                lda, ldb = kernel.values.get("lda", M if a_col else K), kernel.values.get("ldb", K if b_col else N)
             extra = kernel.extra()
             kernel = kernel.compiled
-        a, lda = _addressable(A, M, K, lda, stream)
+        a, lda = _addressable(A, K, M, lda, stream) if a_col else _addressable(A, M, K, lda, stream)
         b, ldb = _addressable(B, N, K, ldb, stream) if b_col else _addressable(B, K, N, ldb, stream)
-        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr, extra, b_col)
+        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr, extra, b_col,
+                            a_col)
 
     def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
-                       M: int, N: int, K: int, stream_ptr: int, extra: Any = None, b_col: bool = False) -> None:
+                       M: int, N: int, K: int, stream_ptr: int, extra: Any = None, b_col: bool = False,
+                       a_col: bool = False) -> None:
         """C = A @ B with row pitches lda, ldb, ldc (floats), on the stream at `stream_ptr`;
         `extra`: the TmExtra struct (a ctypes value) of a kernel rendered with an ExSpec; with
         `b_col`, B is column-major (N x K rows of k, `ldb` floats each) and `kernel` must be the
-        B_COL kernel (ExSpec b_col)."""
+        B_COL kernel (ExSpec b_col); with `a_col`, A is column-major (K x M rows of m, `lda`
+        floats each) and `kernel` the A_COL kernel (ExSpec a_col; tf32x3 only)."""
         if M == 0 or N == 0:
             return
         keep = None
@@ -213,18 +231,18 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
                 return
             # C = the epilogue of an empty sum: the kernel over one k of zeros (it needs K >= 1)
             a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
-            if b_col:
+            if b_col or a_col:
                 raise ValueError("wgmma_tma_tf32: K = 0 with an epilogue is run row-major only")
-        key = (a_ptr, lda, b_ptr, ldb, M, N, K, b_col)
+        key = (a_ptr, lda, b_ptr, ldb, M, N, K, b_col, a_col)
         launcher = kernel._companions.get("__tma_tf32__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
-            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, b_col)
+            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, b_col, a_col)
             if problem:
                 raise ValueError(f"wgmma_tma_tf32 cannot read these operands with TMA: {problem}; "
                                  "use another strategy (or copy them to 16-byte-aligned rows)")
             launcher = _launcher(kernel)
-            amap, bmap = self.tensor_maps(M, N, K, a_ptr, lda, b_ptr, ldb, b_col)
+            amap, bmap = self.tensor_maps(M, N, K, a_ptr, lda, b_ptr, ldb, b_col, a_col)
             grid = self.grid(M, N, device_limits(kernel.device).sm_count)
             plan = launcher.remember(key, (grid[0], amap, bmap))
         launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc, stream_ptr, extra)
@@ -332,12 +350,14 @@ def _launcher(kernel: Any) -> Tf32TmaLauncher:
 def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Config | None" = None) -> Any:
     """C = a @ b with the wgmma_tma_tf32 kernel on the current CuPy stream, for 2-D float32 cupy
     arrays whose rows are contiguous and whose row pitches may be padded (views such as
-    ``x[:, :71]`` of a 72-column array), b also column-major (``w.T``, read in place), without
-    the public API's checks. `c` (written in place and returned) or a new float32 array.
-    ValueError when TMA cannot read a or b.
+    ``x[:, :71]`` of a 72-column array), b also column-major (``w.T``, read in place) and, with
+    tf32x3, a too (``x.T``), without the public API's checks. `c` (written in place and
+    returned) or a new float32 array. ValueError when TMA cannot read a or b, or for a
+    column-major a with tf32.
 
     >>> c = tma_tf32_matmul(a, b, config=WgmmaTmaTf32Config(bm=256, passes=1))  # doctest: +SKIP
     >>> y = tma_tf32_matmul(x, w.T)                                                # doctest: +SKIP
+    >>> g = tma_tf32_matmul(x.T, y)                                                # doctest: +SKIP
     """
     import cupy
 
@@ -345,8 +365,16 @@ def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Confi
     from ..epilogue import ExSpec
 
     cfg = config if config is not None else STRATEGY.default
-    M, K, lda = row_layout(a, "a")
-    b_col = b.ndim == 2 and b.size > 0 and b.shape[0] > 1 and b.strides[0] == b.itemsize and b.strides[1] != b.itemsize
+    a_col, b_col = (x.ndim == 2 and x.size > 0 and x.shape[0] > 1 and x.strides[0] == x.itemsize
+                    and x.strides[1] != x.itemsize for x in (a, b))
+    if a_col:
+        if (True, b_col) not in cfg.layouts():
+            raise ValueError(f"a is column-major (strides {a.strides}); wgmma_tma_tf32 reads a column-major a "
+                             f"only with passes=3 (tf32x3) and a row-major b; got passes={cfg.passes} and b "
+                             f"{'column' if b_col else 'row'}-major: copy a to row-major first")
+        K, M, lda = row_layout(a.T, "a")
+    else:
+        M, K, lda = row_layout(a, "a")
     if b_col:
         N, Kb, ldb = row_layout(b.T, "b")
     else:
@@ -360,12 +388,12 @@ def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Confi
     Mc, Nc, ldc = row_layout(c, "c")
     if (Mc, Nc) != (M, N) or c.dtype != cupy.float32:
         raise ValueError(f"c has shape {c.shape} and dtype {c.dtype}; expected {(M, N)} float32")
-    ex = ExSpec("float", b_col=True, ld=True) if b_col else None
+    ex = ExSpec("float", a_col=a_col, b_col=b_col, ld=True) if a_col or b_col else None
     kernel = get_kernel(STRATEGY, cfg, "float32", cupy.cuda.Device().id, ex=ex)
     # a kernel rendered with an ExSpec takes its TmExtra struct last (here: no epilogue)
     extra = None if ex is None else ExLaunch(kernel, ex, {"lda": lda, "ldb": ldb}, c.data.ptr, 1, M * N, 1).extra()
     cfg.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, c.data.ptr, ldc, M, N, K,
-                       cupy.cuda.get_current_stream().ptr, extra, b_col=b_col)
+                       cupy.cuda.get_current_stream().ptr, extra, b_col=b_col, a_col=a_col)
     return c
 
 
