@@ -2,6 +2,7 @@
 
     PYTHONPATH=. python3 scripts/bench_tf32tma.py                        # 4096^3, 8192^3, 3001x2999x3007
     PYTHONPATH=. python3 scripts/bench_tf32tma.py --sizes 4096 --out $OUT/bench_tf32tma.json
+    PYTHONPATH=. python3 scripts/bench_tf32tma.py --sizes 4096,8192 --sweep   # + a grid of stages/group_m
 
 Per shape, on the same operands (uniform in [-1, 1)): every wgmma_tma_tf32 config of its search
 space in each mode, wgmma (the cp.async rung, heuristic params) in each mode, cuBLAS TF32
@@ -23,6 +24,8 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", default="4096,8192,3001x2999x3007", help="comma-separated sizes: n or MxNxK")
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--out", default=None, help="also write the rows as JSON here")
+    p.add_argument("--sweep", action="store_true",
+                   help="also time a grid of stages x group_m for each mode's tiles (configs outside the search space)")
     args = p.parse_args(argv)
 
     import cupy
@@ -58,9 +61,15 @@ def main(argv=None) -> int:
                              ratio=1.0, err=err, bound=None, ok=True))
         kernels = []
         for mode in ("tf32", "tf32x3"):
-            for cfg in entry.configs:
-                if cfg.precision == mode:
-                    kernels.append((mode, f"wgmma_tma_tf32 {cfg.tag()}", tm.kernel("wgmma_tma_tf32", **cfg.params())))
+            configs = [cfg for cfg in entry.configs if cfg.precision == mode]
+            if args.sweep:
+                tiles = [(128, 128)] if mode == "tf32x3" else [(256, 128), (128, 256)]
+                passes = 3 if mode == "tf32x3" else 1
+                grid = [entry.make_config(bm=bm, bn=bn, stages=st, group_m=gm, passes=passes)
+                        for bm, bn in tiles for st in (3, 4, 5, 6) for gm in (4, 8, 16)]
+                configs += [c for c in grid if c not in configs and c.is_valid(dtype="float32")]
+            for cfg in configs:
+                kernels.append((mode, f"wgmma_tma_tf32 {cfg.tag()}", tm.kernel("wgmma_tma_tf32", **cfg.params())))
             name, params = heuristic.recommend(M, N, K, precision=mode, sms=sms, tma=False)
             kernels.append((mode, f"{name} {params}", tm.kernel(name, **params)))
         for mode, label, k in kernels:

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# wgmma_tma_tf32 reading A column-major (a.T @ b) in tf32x3 (fifth session), on the GPU:
+#   1. the rung's layout tests and the layout suite's cases of it (scripts/gpu_shards.sh);
+#   2. compute-sanitizer racecheck, synccheck and memcheck over the A_COL kernel (plain, with a
+#      gemm epilogue, a ragged shape with rows past M in a box, a NaN so the exact path runs);
+#   3. benchmarks/transposes.py for auto and wgmma_tma_tf32 (issue 14: a.T @ b within 10% of a @ b).
+# Logs under $OUT; a short table last.
+set -u
+cd "$(dirname "$0")/.."
+export PYTHONPATH=.
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>&1 | head -1)"
+scripts/gpu_shards.sh acol_tests tests/test_gpu_wgmma_tma_tf32_layouts.py tests/test_gpu_layouts.py \
+    -k "wgmma_tma_tf32 or auto_reads_layouts or layout_read_in_place or a_column_major or direct_entry or nonfinite"
+cat > /tmp/san_acol.py <<'PY'
+import cupy as cp
+import tiled_matmul as tm
+rng = cp.random.default_rng(5)
+for (M, N, K) in ((300, 260, 200), (70, 127, 33)):
+    at = rng.uniform(-1, 1, (K, M), dtype=cp.float32)   # a = at.T: column-major
+    b = rng.uniform(-1, 1, (K, N), dtype=cp.float32)
+    c = rng.uniform(-1, 1, (M, N), dtype=cp.float32)
+    k = tm.kernel("wgmma_tma_tf32")
+    k(at.T, b)
+    k.gemm(at.T, b, c, alpha=0.5, beta=0.25, bias=c[0], activation="gelu")
+    at[3, 5] = cp.nan
+    k(at.T, b)
+cp.cuda.Device().synchronize()
+print("sanitize run done")
+PY
+for tool in racecheck synccheck memcheck; do
+    timeout 150 compute-sanitizer --tool $tool python3 /tmp/san_acol.py > "$OUT/san_$tool.log" 2>&1
+    echo "$tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitize run done' "$OUT/san_$tool.log" | tr '\n' ' ')"
+done
+cat "$OUT"/san_*.log > "$OUT/sanitizer.log"; rm -f "$OUT"/san_*.log
+timeout 200 python3 benchmarks/transposes.py --strategies auto,wgmma_tma_tf32 --repeat 10 > "$OUT/transposes.log" 2>&1
+echo "transposes rc=$?"
+grep -E "Error|Traceback" "$OUT/transposes.log" | head -5
+grep -E "^\||^##" "$OUT/transposes.log"
