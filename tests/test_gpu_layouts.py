@@ -64,7 +64,7 @@ CASES = _cases()
 def _expect_in_place(name, a, b, K, N):
     """(A read in place, B read in place) for this rung, as execute decides it."""
     la, lb = operand_layout(a.shape, a.strides, a.itemsize), operand_layout(b.shape, b.strides, b.itemsize)
-    copy_a, copy_b = layout_copies(la, lb, K, N, tm.STRATEGIES[name].config_cls.LAYOUTS)
+    copy_a, copy_b = layout_copies(la, lb, K, N, tm.STRATEGIES[name].default.layouts())
     return not copy_a, not copy_b
 
 
@@ -94,7 +94,7 @@ def test_layout_in_place(name, dtype, pair, shape, pad, rng, monkeypatch):
         assert (b_ptr == b.data.ptr) == in_b, (name, "B", in_b)
         assert execute.layout_copies_made["strides"] == 0
         assert execute.layout_copies_made["config"] == (not in_a) + (not in_b)
-        if name not in ("gemv_xb", "gemv_ax") and pair in tm.STRATEGIES[name].config_cls.LAYOUTS:
+        if name not in ("gemv_xb", "gemv_ax") and pair in tm.STRATEGIES[name].default.layouts():
             assert in_a and in_b, f"{name} copied an operand it declares it reads in place"
 
 
@@ -107,7 +107,7 @@ def test_fresh_result_and_memory_pool(name, rng):
     M, N, K = 96, 80, 112
     a0 = cp.asarray(rng.uniform(-1, 1, (K, M)).astype(dt))
     b0 = cp.asarray(rng.uniform(-1, 1, (N, K)).astype(dt))
-    layouts = tm.STRATEGIES[name].config_cls.LAYOUTS
+    layouts = tm.STRATEGIES[name].default.layouts()
     pool = cp.get_default_memory_pool()
     for a, b, pair in ((a0.T, cp.asarray(rng.uniform(-1, 1, (K, N)).astype(dt)), (True, False)),
                        (cp.asarray(rng.uniform(-1, 1, (M, K)).astype(dt)), b0.T, (False, True))):

@@ -82,7 +82,9 @@ def test_every_tunable_rung_reads_layouts():
     # the half rungs (added beside the layouts) do not read other layouts yet: a transposed or
     # sliced float16/bfloat16 operand is copied first (issue 14's closing note says so)
     # wgmma_tma (half, TMA) reads plain rows only; wgmma_tma_tf32 reads B column-major and
-    # leading dimensions through its tensor maps, and copies A column-major (TF32 wgmma: k-major A)
+    # leading dimensions through its tensor maps in both modes (LAYOUTS), A column-major with B
+    # row-major in tf32x3 alone (its split transposes A's stage: layouts()), and tf32 copies a
+    # column-major A (TF32 wgmma: k-major A)
     half = {"mma_half", "wgmma_tma"}
     tunable = [n for n, e in tm.STRATEGIES.items() if e.tunable and n not in half]
     for name in half:
@@ -95,6 +97,7 @@ def test_every_tunable_rung_reads_layouts():
     assert tm.STRATEGIES["gemv_xb"].config_cls.LAYOUTS == ((False, False), (True, False))
     assert tm.STRATEGIES["gemv_ax"].config_cls.LAYOUTS == ((False, False), (False, True))
     assert tm.STRATEGIES["wgmma_tma_tf32"].config_cls.LAYOUTS == ((False, False), (False, True))
+    assert (True, False) in tm.STRATEGIES["wgmma_tma_tf32"].default.layouts()
     for name in ("naive", "thread_tile", "smem_tiled", "rect_tiled"):  # teaching rungs: copied
         assert tm.STRATEGIES[name].config_cls.LAYOUTS == ()
 
@@ -121,7 +124,7 @@ def test_copies_per_strategy(name, a, b):
         assert (copy_a, copy_b) == (False, False)
     elif name == "gemv_xb":
         assert (copy_a, copy_b) == (False, b.col)
-    elif name in ("gemv_ax", "wgmma_tma_tf32"):  # A column-major is copied (TF32 wgmma: k-major A)
+    elif name in ("gemv_ax", "wgmma_tma_tf32"):  # A column-major is copied (wgmma_tma_tf32: by tf32)
         assert (copy_a, copy_b) == (a.col, False)
     else:
         assert (copy_a, copy_b) == (not plain_a, not plain_b)
