@@ -99,6 +99,19 @@ def test_the_heuristics_tiles_are_search_space_configs():
         assert ENTRY.make_config(**t, split_k=2) in tiles, t
 
 
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_shared_memory_is_bank_conflict_free(cfg):
+    """dmma's lane-by-lane bank analysis (tests/test_dmma.py) on these tiles too (32 x 64 is no
+    dmma config): fragment reads and 16-byte copies of every layout's tiles."""
+    from . import test_dmma
+
+    test_dmma.test_fragment_reads_are_bank_conflict_free(cfg)
+    test_dmma.test_tile_copies_are_16_byte_aligned_and_conflict_free(cfg)
+    test_dmma.test_layout_tiles_fit_their_stages_and_swizzle_within_rows(cfg)
+    test_dmma.test_layout_fragment_reads_are_bank_conflict_free(cfg)
+    test_dmma.test_layout_tile_copies_are_conflict_free(cfg)
+
+
 @pytest.mark.parametrize(
     "params,needle",
     [(dict(split_k=1), "split_k (1) must be between 2 and 64"),
