@@ -339,13 +339,22 @@ def test_heuristic_picks_dmma_for_float64_from_one_wave(shape):
     assert recommend(*shape, sms=132, dmma=False) == recommend(*shape, sms=132)
 
 
-@pytest.mark.parametrize("shape", [(1, 1, 1), (64, 64, 64), (1024, 1024, 1024), (1408, 1408, 4096),
-                                   (128, 128, 65536), (512, 512, 16384)])
-def test_heuristic_keeps_ffma_rungs_below_one_wave(shape):
-    """Below one wave of dmma's tiles float64 keeps to the FFMA rules (split_k for long K)."""
+@pytest.mark.parametrize("shape", [(1, 1, 1), (64, 64, 64), (1024, 1024, 128), (4, 16, 4096), (8, 8, 4096)])
+def test_heuristic_keeps_ffma_rungs_below_one_wave_for_short_k(shape):
+    """Below one wave of dmma's tiles, float64 with K < 256 (or M or N <= 8) keeps to the FFMA
+    rules (split_k for long K)."""
     name, _ = recommend(*shape, dtype="float64", sms=132)
     assert name == recommend(*shape, sms=132, precision="ieee")[0]
     assert name in ("warp_tiled", "split_k")
+
+
+@pytest.mark.parametrize("shape", [(1024, 1024, 1024), (1408, 1408, 4096), (128, 128, 65536), (512, 512, 16384),
+                                   (256, 256, 256)])
+def test_heuristic_splits_k_below_one_wave(shape):
+    """Below one wave of dmma's tiles and K >= 256: dmma_split_k (tests/test_dmma_split_k.py); off
+    Hopper the FFMA rules."""
+    assert recommend(*shape, dtype="float64", sms=132)[0] == "dmma_split_k"
+    assert recommend(*shape, dtype="float64", sms=132, dmma=False)[0] == recommend(*shape, sms=132, precision="ieee")[0]
 
 
 def test_auto_picks_dmma_for_big_float64_on_hopper(fresh_tunedb, monkeypatch):
@@ -356,13 +365,14 @@ def test_auto_picks_dmma_for_big_float64_on_hopper(fresh_tunedb, monkeypatch):
     want = "dmma" if dev.cc == "90" else "warp_tiled"
     assert dispatch.choose(4096, 4096, 4096, "float32", device=dev).strategy != "dmma"
     if dev.cc == "90":
-        # float64 falls back to the cost model by default: split_k at 512^3, the tuner's best
-        # there; the heuristic's FFMA rule gives warp_tiled
+        # float64 falls back to the cost model by default: dmma_split_k at 512^3 (the shipped
+        # database, left out here, holds the tuner's split_k from before that rung)
         assert dispatch.choose(4096, 4096, 4096, "float64", device=dev).strategy == "dmma"
-        assert dispatch.choose(512, 512, 512, "float64", device=dev).strategy == "split_k"
+        assert dispatch.choose(512, 512, 512, "float64", device=dev).strategy == "dmma_split_k"
     previous = dispatch.set_mode("heuristic")
     try:
         assert dispatch.choose(4096, 4096, 4096, "float64", device=dev).strategy == want
-        assert dispatch.choose(512, 512, 512, "float64", device=dev).strategy == "warp_tiled"
+        assert dispatch.choose(512, 512, 512, "float64", device=dev).strategy == (
+            "dmma_split_k" if dev.cc == "90" else "warp_tiled")
     finally:
         dispatch.set_mode(previous)

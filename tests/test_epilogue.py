@@ -85,9 +85,10 @@ def test_plain_sources_are_byte_identical_to_before():
     assert digest.hexdigest() == PLAIN_DIGEST
 
 
-#: the TMA rungs, which came after the digest (wgmma_tma_tf32 got its epilogue hooks later still;
-#: its plain sources stayed byte-identical then: tests/test_wgmma_tma_tf32.py)
-LATER = ("wgmma_tma", "wgmma_tma_tf32")
+#: the rungs that came after the digest: the TMA rungs (wgmma_tma_tf32 got its epilogue hooks
+#: later still; its plain sources stayed byte-identical then: tests/test_wgmma_tma_tf32.py) and
+#: dmma_split_k (whose SPLIT_K hooks leave every dmma source as it was: tests/test_dmma_split_k.py)
+LATER = ("wgmma_tma", "wgmma_tma_tf32", "dmma_split_k")
 
 #: sha256 over every (strategy, config, dtype)'s plain source, in ALL's order, before epilogues
 #: (re-taken from main just before the epilogue merge, which had the precision modes' templates;

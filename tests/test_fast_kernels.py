@@ -198,11 +198,13 @@ def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
     # a call the TMA rung cannot take (batches, epilogues, layouts): the cp.async rung instead
     assert recommend(*shape, tma=False)[0] == ("wgmma" if strategy == "wgmma_tma_tf32" else strategy)
     # float64: dmma from one wave of 128 x 128 tiles on Hopper (warp_tiled's default elsewhere),
-    # below that the FFMA policy (no TF32 split for doubles: split_k for long K)
+    # below that dmma_split_k for K >= 256 on Hopper, else the FFMA policy (no TF32 split for
+    # doubles: split_k for long K)
     wave = cdiv(shape[0], 128) * cdiv(shape[1], 128) >= H100_LIMITS.sm_count
     name, params = recommend(*shape, dtype="float64")
     tm.STRATEGIES[name].make_config(**params).validate(H100_LIMITS, "float64")
-    assert (name, params) == ("dmma", {"bn": 64, "min_blocks": 2}) if wave else name == ffma_strategy
+    below = "dmma_split_k" if shape[2] >= 256 else ffma_strategy
+    assert (name, params) == ("dmma", {"bn": 64, "min_blocks": 2}) if wave else name == below
     name, params = recommend(*shape, dtype="float64", dmma=False)
     assert (name, params) == ("warp_tiled", {}) if wave else name == ffma_strategy
 

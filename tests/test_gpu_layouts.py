@@ -147,7 +147,7 @@ def test_auto_reads_layouts(dtype, rng, monkeypatch):
             assert (seen[0][0] == a.data.ptr) + (seen[0][1] == b.data.ptr) == 2 - copied
 
 
-@pytest.mark.parametrize("name", ["warp_tiled", "tensor_core", "wgmma", "dmma", "split_k", "wgmma_split_k"])
+@pytest.mark.parametrize("name", ["warp_tiled", "tensor_core", "wgmma", "dmma", "split_k", "wgmma_split_k", "dmma_split_k"])
 def test_batched_transposed_operands(name, rng, monkeypatch):
     """Batches of transposed and sliced operands, and a broadcast transposed weight: one launch,
     the callers' pointers, no copy."""

@@ -95,33 +95,39 @@ def test_nan_and_inf_propagate_like_cupy_matmul(name, cfg, rng):
         assert int(cp.isnan(cp.matmul(a, b)).sum()) > 0
 
 
-@pytest.mark.parametrize("name", NAME)
-def test_workspace_cap_fewer_slices_then_none(name, rng, monkeypatch):
-    """Under a smaller cap the launch uses fewer slices (3: not a power of two), and with room for
-    fewer than 2 it runs one slice straight into C, which is the wgmma kernel's result to the bit."""
+def check_workspace_cap(name, unsplit, cfg, dtype, rng, monkeypatch):
+    """Under a smaller cap a launch of `cfg` uses fewer slices (3: not a power of two), and with
+    room for fewer than 2 it runs one slice straight into C, which is the result of the unsplit
+    rung `unsplit` with the same tile to the bit; an Inf goes through that path too."""
     import cupy as cp
 
-    cls = ENTRY.config_cls
-    cfg = cls(bm=64, bn=64, stages=4, min_blocks=2, split_k=16)
+    cls = type(cfg)
     M, N, K = 200, 260, 5000
-    a, b = random_pair(M, N, K, np.float32, rng)
+    isz = np.dtype(dtype).itemsize
+    bits = (lambda c: c.view(np.int32 if isz == 4 else np.int64))
+    a, b = random_pair(M, N, K, dtype, rng)
     k = tm.kernel(name, **cfg.params())
-    monkeypatch.setattr(cls, "WORKSPACE_CAP", 3 * M * N * 4 + 100)
+    monkeypatch.setattr(cls, "WORKSPACE_CAP", 3 * M * N * isz + 100)
     assert cfg.slices(M, N) == 3
     c3 = k(a, b)
-    assert tm.check(c3, a, b).passed and bool((_bits(c3) == _bits(k(a, b))).all())
-    monkeypatch.setattr(cls, "WORKSPACE_CAP", 2 * M * N * 4 - 1)
+    assert tm.check(c3, a, b).passed and bool((bits(c3) == bits(k(a, b))).all())
+    monkeypatch.setattr(cls, "WORKSPACE_CAP", 2 * M * N * isz - 1)
     assert cfg.slices(M, N) == 1
-    out = poisoned((M, N), np.float32)
+    out = poisoned((M, N), dtype)
     k(a, b, out=out)
     assert tm.check(out, a, b).passed
-    unsplit = tm.matmul(a, b, strategy="wgmma", bm=64, bn=64, stages=4, min_blocks=2)
-    assert bool((_bits(out) == _bits(unsplit)).all())
-    # Inf/NaN through the one-slice path too
+    same = tm.matmul(a, b, strategy=unsplit, **{p: v for p, v in cfg.params().items() if p != "split_k"})
+    assert bool((bits(out) == bits(same)).all())
     a[5, 7] = cp.inf
-    out = poisoned((M, N), np.float32)
+    out = poisoned((M, N), dtype)
     k(a, cp.abs(b) + 0.5, out=out)
     assert bool(cp.isposinf(out[5]).all()) and int(cp.isnan(out).sum()) == 0
+
+
+@pytest.mark.parametrize("name", NAME)
+def test_workspace_cap_fewer_slices_then_none(name, rng, monkeypatch):
+    cfg = ENTRY.config_cls(bm=64, bn=64, stages=4, min_blocks=2, split_k=16)
+    check_workspace_cap(name, "wgmma", cfg, np.float32, rng, monkeypatch)
 
 
 @pytest.mark.parametrize("name", NAME)

@@ -220,7 +220,9 @@ def test_recommend_keeps_wgmma_split_k_to_its_domain():
     assert recommend(8192, 8, 8192, sms=132)[0] != "wgmma_split_k"
     assert recommend(256, 256, 65536, sms=132, wgmma=False)[0] == "split_k"
     assert recommend(256, 256, 65536, sms=132, precision="ieee")[0] == "split_k"
-    assert recommend(256, 256, 65536, "float64", sms=132)[0] == "split_k"
+    # float64: dmma_split_k on Hopper (tests/test_dmma_split_k.py), the FFMA split_k elsewhere
+    assert recommend(256, 256, 65536, "float64", sms=132)[0] == "dmma_split_k"
+    assert recommend(256, 256, 65536, "float64", sms=132, dmma=False)[0] == "split_k"
 
 
 def test_recommend_sizes_the_split_to_the_sms_it_is_given():

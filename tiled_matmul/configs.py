@@ -479,6 +479,59 @@ class SplitKField(SplitReduce):
         yield (2 <= split_k <= 64, f"split_k ({split_k}) must be between 2 and 64")
 
 
+class CappedSplitK(SplitKField):
+    """For split-K configs over a tensor-core kernel (wgmma_split_k, dmma_split_k): the tiles along
+    grid x, the slices the launch uses along z, each slice's partial product written to a
+    [slices, M, N] workspace of the config's own dtype (its only one), then summed by
+    :class:`SplitReduce`.
+
+    The workspace is capped at WORKSPACE_CAP bytes: where split_k slices of M x N would pass it,
+    the launch uses as many slices as fit (:meth:`slices`, a function of M and N alone, so the
+    same shape always sums in the same order), and where not even 2 fit, one slice, which writes C
+    itself with no workspace and no reduce (the unsplit kernel's result).
+    """
+
+    #: bytes of workspace one launch may allocate, at most
+    WORKSPACE_CAP: ClassVar[int] = 256 * 1024 * 1024
+
+    def slices(self, M: int, N: int, dtype: Any = None) -> int:
+        """Slices a launch for an M x N output uses: split_k, or fewer to keep the workspace
+        within WORKSPACE_CAP; 1 (no workspace) when not even 2 fit. `dtype`: the config's own
+        (its default dtype) when None."""
+        isz = self._dtype(dtype).itemsize  # type: ignore[attr-defined]
+        fit = self.WORKSPACE_CAP // max(1, M * N * isz)
+        n = min(self.split_k, fit)  # type: ignore[attr-defined]
+        return n if n >= 2 else 1
+
+    def grid(self, M: int, N: int) -> tuple[int, int, int]:
+        """One block per (tile, slice): tiles along x, the slices the launch uses along z."""
+        bm, bn = self.tile_mn  # type: ignore[attr-defined]
+        return (cdiv(M, bm) * cdiv(N, bn), 1, self.slices(M, N))
+
+    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
+        """Each slice's blocks read their slice's tile_k-deep steps; the slices end on tile_k
+        boundaries, so the steps add up to the unsplit kernel's cdiv(K, tile_k) per tile."""
+        tiles, _, slices = self.grid(M, N)
+        per, step = self.k_slice(K, slices), self.tile_k  # type: ignore[attr-defined]
+        bm, bn = self.tile_mn  # type: ignore[attr-defined]
+        steps = sum(cdiv(min(K, (z + 1) * per) - min(K, z * per), step) for z in range(slices))
+        return tiles * steps * bm * step, tiles * steps * step * bn
+
+    def workspace_bytes(self, M: int, N: int, dtype: Any = None, K: "int | None" = None,
+                        device: Any = None) -> int:
+        """Bytes of the [slices, M, N] workspace one launch allocates (0 when it runs unsplit;
+        K and device do not change it)."""
+        slices = self.slices(M, N, dtype)
+        return slices * M * N * self._dtype(dtype).itemsize if slices > 1 else 0  # type: ignore[attr-defined]
+
+    def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
+               stream: Any) -> None:
+        """Partial products into a fresh workspace, then the fixed-order reduction into C; or,
+        where the workspace cap leaves one slice, the main kernel straight into C."""
+        grid = self.grid(M, N)
+        self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(grid[2]))
+
+
 @dataclass(frozen=True)
 class SkinnyConfig(SplitReduce, Config):
     """Shared by the memory-bound rungs for skinny products (gemv_xb, gemv_ax): one operand is
@@ -588,4 +641,5 @@ class SkinnyConfig(SplitReduce, Config):
                f"config needs about {need} for {dt}; lower min_blocks, threads or the per-thread work")
 
 
-__all__ = ["Config", "EXTRA_FEATURES", "WarpGridConfig", "SkinnyConfig", "SplitReduce", "Rule", "cdiv"]
+__all__ = ["Config", "EXTRA_FEATURES", "WarpGridConfig", "SkinnyConfig", "SplitReduce", "SplitKField", "CappedSplitK",
+           "Rule", "cdiv"]

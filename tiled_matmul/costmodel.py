@@ -101,6 +101,7 @@ COMPUTE_SHARE: dict[str, float] = {
 #: class attribute overrides this
 UNITS: dict[str, str] = {
     "dmma": "fp64_tc",
+    "dmma_split_k": "fp64_tc",
     "wgmma_tma": "fp16_tc",
     "mma_half": "fp16_tc",
 }
@@ -132,6 +133,8 @@ DEFAULT_EFFICIENCY: dict = {
     # dmma: 44-46 TF/s at 2048^3-8192^3 (shape_suite.md float64) of 67 FP64-tensor TF/s; median
     # 0.86 over its 15 suite rows (most of them smaller tiles, min_blocks 2-3)
     "dmma": 0.75,
+    # dmma_split_k runs dmma's main loop (its 64 x 64 and 128 x 64 tiles); not yet timed on a GPU
+    "dmma_split_k": 0.75,
     # wgmma_tma (float16/bfloat16): 756-816 TF/s at 4096^3-8192^3 of 989.4 (RESULTS.md, wgmma_tma probe)
     "wgmma_tma": 0.78,
     # mma_half (float16/bfloat16 mma.sync): not yet timed on a GPU; the fallback efficiency until the
@@ -157,6 +160,7 @@ MEMORY_EFFICIENCY: dict[str, float] = {
     "register_blocked": 0.90,
     # float64 tiles, whose A and B reads the model finds bound by L2 (medians 0.86 over 15 rows)
     "dmma": 0.85,
+    "dmma_split_k": 0.85,
 }
 #: memory efficiency of a tiled rung that is not listed: the medians of wgmma (0.49-0.55),
 #: wgmma_split_k (0.61), split_k (0.49-0.51) and tensor_core (0.36-0.51) on the shapes the model

@@ -14,7 +14,10 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   the H100 (they may move up to 16-64).
 * float64 on an sm_90 GPU (``dmma=True``): dmma (FP64 tensor cores) from one wave of its
   default 128 x 128 tiles (warp_tiled's default there on other GPUs: FP64 FMAs, 1 block/SM for
-  doubles); below that the FFMA rules below (split_k for long K, which a 64 x 64 output needs most).
+  doubles); below that, for K >= 256 and min(M, N) > 8, dmma_split_k: K slices (>= 128 deep) on
+  the 128 x 64, 64 x 64 or 32 x 64 tile that keeps the most of the GPU busy on useful work, as
+  wgmma_split_k's rule below (the SIMT split_k it replaces reached 0.31-0.54x cuBLAS DGEMM on
+  256^3-512^3 and long K); else the FFMA rules below.
 * float32 when the precision request allows tf32x3 (``"auto"``, the default, from K = 128:
   :data:`tiled_matmul.precision.TF32X3_MIN_K`) on an sm_90 GPU (``wgmma=True``): wgmma
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
@@ -69,6 +72,18 @@ _WG_SPLIT_TILES = (
 )
 #: shortest K that wgmma_split_k takes: two slices of 256
 WG_SPLIT_MIN_K = 512
+#: dmma_split_k's tiles, bigger first (ties go to the bigger one), each with its step depth, warp
+#: tile, pipeline and blocks per SM (its search space's: 0 spills)
+_DMMA_SPLIT_TILES = (
+    dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2),
+    dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3),
+    dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
+)
+#: shallowest slice dmma_split_k cuts: 16 of its 8-deep steps, so that a block's pipeline fill and
+#: its partial tile's store (64 x 64 doubles: 32 KB) stay small beside its MMAs
+DMMA_SPLIT_MIN_SLICE = 128
+#: shortest K that dmma_split_k takes: two slices of DMMA_SPLIT_MIN_SLICE
+DMMA_SPLIT_MIN_K = 2 * DMMA_SPLIT_MIN_SLICE
 
 
 #: the GEMV rungs take products whose M (gemv_xb) or N (gemv_ax) is at most this
@@ -101,27 +116,48 @@ def _wave_fill(M: int, N: int, bm: int, bn: int, sms: int) -> float:
 MAX_SLICES = 64
 
 
-def _slices(tiles: int, K: int, target: int, most: int = 16) -> int:
-    """Power-of-two slice count (2..most) reaching `target` blocks, slices >= 256 deep."""
+def _slices(tiles: int, K: int, target: int, most: int = 16, depth: int = 256) -> int:
+    """Power-of-two slice count (2..most) reaching `target` blocks, slices >= `depth` deep."""
     split = 2
-    while split < most and tiles * split < target and K // (split * 2) >= 256:
+    while split < most and tiles * split < target and K // (split * 2) >= depth:
         split *= 2
     return split
 
 
-def _wgmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
-    """wgmma_split_k's params for a C of fewer than `sms` 64 x 64 tiles: for each tile, the
-    power-of-two slice count that reaches one block per SM (up to MAX_SLICES, slices >= 256 deep);
-    then the tile whose blocks cover the most SMs with useful work, i.e. the largest
-    (M*N / area of its tiles) x min(1, blocks / sms), ties to the bigger tile."""
+def _split_tile(M: int, N: int, K: int, sms: int, tiles_: tuple, depth: int) -> dict[str, int]:
+    """A split-K rung's params for a C too small to fill `sms` SMs with its tiles: for each tile of
+    `tiles_` (bigger first), the power-of-two slice count that reaches one block per SM (up to
+    MAX_SLICES, slices >= `depth` deep); then the tile whose blocks cover the most SMs with useful
+    work, i.e. the largest (M*N / area of its tiles) x min(1, blocks / sms), ties to the bigger tile."""
     best, best_score = None, -1.0
-    for tile in _WG_SPLIT_TILES:
+    for tile in tiles_:
         tiles = cdiv(M, tile["bm"]) * cdiv(N, tile["bn"])
-        split = _slices(tiles, K, sms, MAX_SLICES)
+        split = _slices(tiles, K, sms, MAX_SLICES, depth)
         score = M * N / (tiles * tile["bm"] * tile["bn"]) * min(1.0, tiles * split / sms)
         if score > best_score + 1e-9:
             best, best_score = dict(tile, split_k=split), score
     return best
+
+
+def _wgmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
+    """wgmma_split_k's params for a C of fewer than `sms` 64 x 64 tiles (:func:`_split_tile` over
+    its 128 x 128, 64 x 128 and 64 x 64 tiles, slices >= 256 deep)."""
+    return _split_tile(M, N, K, sms, _WG_SPLIT_TILES, 256)
+
+
+def _dmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
+    """dmma_split_k's params for a float64 C of fewer than `sms` 128 x 128 tiles (:func:`_split_tile`
+    over its 128 x 64, 64 x 64 and 32 x 64 tiles, slices >= DMMA_SPLIT_MIN_SLICE deep), written as
+    the differences from its default config.
+
+    >>> _dmma_split(512, 512, 512, 132)
+    {'split_k': 4}
+    >>> _dmma_split(32, 1024, 32768, 132)
+    {'bm': 32, 'bk': 16, 'wm': 16, 'min_blocks': 4, 'split_k': 16}
+    """
+    params = _split_tile(M, N, K, sms, _DMMA_SPLIT_TILES, DMMA_SPLIT_MIN_SLICE)
+    default = _DMMA_SPLIT_TILES[1]
+    return {k: v for k, v in params.items() if default.get(k) != v or k == "split_k"}
 
 
 def _wgmma_pick(M: int, N: int, K: int, sms: int, skinny: bool = False) -> "tuple[str, dict[str, int]] | None":
@@ -272,8 +308,10 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     ('dmma', {'bn': 64, 'min_blocks': 2})
     >>> recommend(8192, 8192, 8192, "float64", dmma=False)
     ('warp_tiled', {})
-    >>> recommend(1024, 1024, 1024, "float64")[0]  # below one wave of dmma tiles: FFMA rules
-    'split_k'
+    >>> recommend(1024, 1024, 1024, "float64")  # below one wave of dmma tiles: K slices
+    ('dmma_split_k', {'bm': 128, 'wm': 64, 'min_blocks': 2, 'split_k': 2})
+    >>> recommend(1024, 1024, 128, "float64")[0]  # ... too short to slice: FFMA rules
+    'warp_tiled'
     >>> recommend(256, 256, 65536)
     ('wgmma_split_k', {'bm': 128, 'bn': 128, 'stages': 3, 'min_blocks': 1, 'split_k': 64})
     >>> recommend(512, 512, 512)
@@ -313,6 +351,8 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     f64 = as_dtype(dtype).itemsize == 8
     if f64 and big_tiles >= sms:
         return ("dmma", dict(_DMMA)) if dmma else ("warp_tiled", {})
+    if f64 and dmma and K >= DMMA_SPLIT_MIN_K and min(M, N) > GEMV_MAX:
+        return "dmma_split_k", _dmma_split(M, N, K, sms)
     if tensor_cores and wgmma and not f64 and K > AUTO_CHAIN_K and big_tiles >= sms:
         # a whole output of 128 x 128 tiles, each summing K in one chain: slices instead
         split = 2

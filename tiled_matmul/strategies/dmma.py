@@ -68,7 +68,8 @@ class DmmaConfig(WarpGridConfig):
         return self.stages * (self.bm * (self.bk + self.A_PAD) + self.bk * (self.bn + self.B_PAD)) * isz
 
     def template_constants(self, dt: DType) -> dict[str, int]:
-        return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD}
+        # SPLIT_K: slices of K per blockIdx.z, 1 here (the template renders the unsplit kernel)
+        return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD, "SPLIT_K": self.splits}
 
     def registers(self) -> tuple[int, int]:
         """(a lower bound on the 32-bit registers a thread needs, the most that

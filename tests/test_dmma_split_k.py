@@ -1,0 +1,357 @@
+"""CPU checks of dmma_split_k and of the SPLIT_K hooks it adds to 12_dmma.cu.j2: registry entry,
+rules, slices, workspace cap, traffic, launch, rendering (dmma's own sources unchanged), ptxas on
+every config (main and reduce kernel), and the float64 picks of the heuristic and the cost model."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import shutil
+import subprocess
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import costmodel, dispatch
+from tiled_matmul import tunedb as tdb
+from tiled_matmul.configs import ALL_LAYOUTS, EXTRA_FEATURES
+from tiled_matmul.device import H100_LIMITS
+from tiled_matmul.epilogue import ExSpec, UserArray, check_expression
+from tiled_matmul.heuristic import DMMA_SPLIT_MIN_SLICE, GEMV_MAX, recommend
+from tiled_matmul.ptxas import _report, arch_flags, nvcc_path, ptxas_report
+from tiled_matmul.render import kernel_name, render
+from tiled_matmul.strategies.dmma import DmmaConfig
+from tiled_matmul.strategies.dmma_split_k import DmmaSplitKConfig
+
+from .conftest import HAS_NVCC
+from .test_wgmma_split_k import _Ptr, _fake_launch
+
+ENTRY = tm.STRATEGIES["dmma_split_k"]
+CONFIGS = ENTRY.configs
+IDS = [c.tag() for c in CONFIGS]
+DMMA = tm.STRATEGIES["dmma"]
+
+#: the float64 shapes `auto` lost on below one wave of dmma tiles (issue 11), by class
+SMALL = [(256, 256, 256), (384, 384, 384), (512, 512, 512), (640, 640, 640), (768, 768, 768)]
+LONG_K = [(64, 64, 65536), (256, 256, 131072), (32, 1024, 32768), (1024, 32, 32768)]
+DECODE = [(32, 4096, 4096), (64, 8192, 8192)]
+
+
+# -- dmma's own sources: the SPLIT_K hooks render nothing at 1 ----------------------------------------
+def _dmma_specs():
+    """Every kind of source dmma renders: plain, batched, an epilogue, every layout pair alone and
+    with a batch and an epilogue."""
+    specs = [None, ExSpec("double", batched=True), ExSpec("double", alpha=True, beta=True, bias=1, activation="gelu"),
+             ExSpec("double", batched=True, alpha=True, beta=True, bias=0, activation="silu",
+                    expression=check_expression("acc * s[j]", ["s"]), arrays=(UserArray("s", "double"),))]
+    for a_col, b_col in ALL_LAYOUTS:
+        specs.append(ExSpec("double", a_col=a_col, b_col=b_col, ld=True))
+        specs.append(ExSpec("double", a_col=a_col, b_col=b_col, ld=True, batched=True, beta=True, alpha=True))
+    return specs
+
+
+#: sha256 of every dmma config's source under every spec of _dmma_specs (in order), taken from main
+#: before 12_dmma.cu.j2 had a SPLIT_K constant; a deliberate change to the template updates it
+DMMA_DIGEST = "42bc4c92baa177fe9bbd492a7214ba18ed727b0cee2decf0ab6be38a03f23d75"
+
+
+def test_dmma_sources_are_unchanged_by_the_split_hooks():
+    digest = hashlib.sha256()
+    for cfg in DMMA.configs:
+        for spec in _dmma_specs():
+            digest.update(render(DMMA, cfg, "float64", spec).encode())
+    assert digest.hexdigest() == DMMA_DIGEST
+
+
+def test_dmma_sources_hold_no_split_code():
+    for cfg in DMMA.configs:
+        for spec in _dmma_specs():
+            src = render(DMMA, cfg, "float64", spec)
+            for needle in ("SPLIT_K", "k_begin", "k_end", "gridDim.z", "blockIdx.z", "reduce_"):
+                assert needle not in src, (cfg.tag(), spec and spec.tag(), needle)
+
+
+# -- the strategy ----------------------------------------------------------------------------------
+def test_registry_entry_and_search_space():
+    assert ENTRY.config_cls is DmmaSplitKConfig and issubclass(DmmaSplitKConfig, DmmaConfig)
+    assert ENTRY.template == "17_dmma_split_k.cu.j2" and ENTRY.tunable
+    assert list(tm.STRATEGIES)[-1] == "dmma_split_k"  # the ladder is ordered by template number
+    assert ENTRY.supports("float64") and not ENTRY.supports("float32") and ENTRY.default_dtype == "float64"
+    assert DmmaSplitKConfig.NVRTC_ARCH == "sm_90" and DmmaSplitKConfig.DYNAMIC_SMEM
+    # what wgmma_split_k declares: every extra, every layout read in place
+    assert DmmaSplitKConfig.EXTRAS == EXTRA_FEATURES == tm.STRATEGIES["wgmma_split_k"].config_cls.EXTRAS
+    assert DmmaSplitKConfig.LAYOUTS == ALL_LAYOUTS
+    assert 6 <= len(CONFIGS) <= 10
+    assert {c.tile_mn for c in CONFIGS} == {(32, 64), (64, 64), (128, 64)}
+    assert {c.split_k for c in CONFIGS} >= {2, 4, 8, 16, 32}
+    for cfg in CONFIGS:
+        assert cfg.validate(H100_LIMITS) is cfg and cfg.validate(H100_LIMITS, "float64") is cfg
+        assert cfg.layouts() == ALL_LAYOUTS, cfg.tag()
+        need, budget = cfg.registers()
+        assert need <= budget <= 255
+
+
+def test_the_heuristics_tiles_are_search_space_configs():
+    from tiled_matmul.heuristic import _DMMA_SPLIT_TILES
+
+    tiles = {dataclasses.replace(c, split_k=2) for c in CONFIGS}
+    for t in _DMMA_SPLIT_TILES:
+        assert ENTRY.make_config(**t, split_k=2) in tiles, t
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_shared_memory_is_bank_conflict_free(cfg):
+    """dmma's lane-by-lane bank analysis (tests/test_dmma.py) on these tiles too (32 x 64 is no
+    dmma config): fragment reads and 16-byte copies of every layout's tiles."""
+    from . import test_dmma
+
+    test_dmma.test_fragment_reads_are_bank_conflict_free(cfg)
+    test_dmma.test_tile_copies_are_16_byte_aligned_and_conflict_free(cfg)
+    test_dmma.test_layout_tiles_fit_their_stages_and_swizzle_within_rows(cfg)
+    test_dmma.test_layout_fragment_reads_are_bank_conflict_free(cfg)
+    test_dmma.test_layout_tile_copies_are_conflict_free(cfg)
+
+
+@pytest.mark.parametrize(
+    "params,needle",
+    [(dict(split_k=1), "split_k (1) must be between 2 and 64"),
+     (dict(split_k=65), "split_k (65) must be between 2 and 64"),
+     (dict(wm=48), "bm (64) must be a multiple of wm (48)"),
+     (dict(bk=12), "bk (12) must be a multiple of 8"),
+     (dict(stages=9), "stages (9) must be between 2 and 8"),
+     (dict(bk=16, min_blocks=4), "min_blocks (4) blocks of 75776 B shared memory")],
+)
+def test_rules_name_the_broken_constraint(params, needle):
+    with pytest.raises(ValueError) as err:
+        ENTRY.make_config(**params).validate(H100_LIMITS)
+    assert needle in str(err.value) and "A valid config is" in str(err.value)
+
+
+def test_refused_off_hopper_and_for_float32():
+    ampere = dataclasses.replace(H100_LIMITS, name="NVIDIA A100", compute_capability="80")
+    with pytest.raises(ValueError, match="dmma runs only on sm_90"):
+        ENTRY.default.validate(ampere)
+    assert not ENTRY.runs_on(ampere) and ENTRY.runs_on(H100_LIMITS)
+    with pytest.raises(ValueError, match="dmma_split_k computes float64 only, got float32"):
+        ENTRY.default.validate(H100_LIMITS, "float32")
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_source_has_both_kernels_and_the_slice(cfg):
+    src = tm.source("dmma_split_k", **cfg.params())
+    assert src == render(ENTRY, cfg, "float64")
+    sym = "dmma_split_k_f64_" + cfg.tag()
+    assert f"tm_{sym}(" in src and f"reduce_{sym}(" in src
+    for needle in (f"constexpr int SPLIT_K = {cfg.split_k};", f"constexpr int REDUCE_THREADS = {cfg.REDUCE_THREADS};",
+                   "typedef double T;", "typedef double2 V;", "constexpr int VEC = 2;",
+                   "mma.sync.aligned.m16n8k8.row.col.f64", "int flags, int splits)",
+                   "for (int z = 1; z < splits; ++z)", "C += (size_t)blockIdx.z * M * N;",
+                   "const int steps = (k_end - k_begin + BK - 1) / BK;",
+                   "load_tile(k_begin + s * BK, s)", "load_interior(k_begin + (s + STAGES - 1) * BK,",
+                   "gc < k_end", "k0 + a_c < k_end", "k0 + b_r + l * B_RSTEP < k_end"):
+        assert needle in src, needle
+    # the row strides stay K and N: only the bounds on k moved to the slice
+    assert "A + (size_t)gr * K + gc" in src and "B + (size_t)gr * N + gc" in src
+    # every bound on k is the slice's end (a copy bounded by K would read the next slice's k)
+    for bad in ("< K ?", "< K;", "< K &&"):
+        assert bad not in src, bad
+
+
+@pytest.mark.parametrize("pair", ALL_LAYOUTS, ids=["a@b", "a@bT", "aT@b", "aT@bT"])
+def test_layout_sources_bound_k_by_the_slice(pair):
+    src = render(ENTRY, ENTRY.default, "float64", ExSpec("double", a_col=pair[0], b_col=pair[1], ld=True, batched=True))
+    assert "k_end" in src and "ex.lda" in src and "tm_batch" in src and "reduce_dmma_split_k_f64_" in src
+    assert "C += (size_t)blockIdx.z * M * N;" in src and "W += tm_batch * (splits) * (size_t)M * N;" in src
+    for bad in ("< K ?", "< K;", "< K &&"):
+        assert bad not in src, bad
+
+
+def test_slices_and_the_workspace_cap(monkeypatch):
+    cls = DmmaSplitKConfig
+    cfg = cls(split_k=16)
+    assert cfg.grid(256, 256) == (16, 1, 16)
+    assert cfg.slices(256, 256) == 16 and cfg.workspace_bytes(256, 256) == 16 * 256 * 256 * 8
+    # 4096^2 doubles are 128 MiB: 16 slices would be 2 GiB, 2 fit in the 256 MiB cap
+    assert cls.WORKSPACE_CAP == 256 * 2**20
+    assert cfg.slices(4096, 4096) == 2 and cfg.grid(4096, 4096) == (64 * 64, 1, 2)
+    assert cfg.workspace_bytes(4096, 4096) == cls.WORKSPACE_CAP
+    # not even 2 slices fit: one, written straight to C, no workspace
+    assert cfg.slices(8192, 8192) == 1 and cfg.workspace_bytes(8192, 8192) == 0 and cfg.grid(8192, 8192)[2] == 1
+    for M, N in [(1, 1), (64, 64), (3001, 2999), (5000, 7000), (46341, 46344)]:
+        assert cfg.workspace_bytes(M, N) <= cls.WORKSPACE_CAP
+        assert 1 <= cfg.slices(M, N) <= cfg.split_k
+    monkeypatch.setattr(cls, "WORKSPACE_CAP", 3 * 64 * 64 * 8)
+    assert cfg.slices(64, 64) == 3  # the count need not be a power of two
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_k_slices_and_traffic(cfg):
+    from tiled_matmul.analysis import traffic
+
+    bk = cfg.bk
+    assert cfg.k_slice(65536, 32) == 2048 and cfg.k_slice(33, 32) == bk and cfg.k_slice(4099, 32) % bk == 0
+    unsplit = DMMA.make_config(**{k: v for k, v in cfg.params().items() if k != "split_k"})
+    for M, N, K in [(64, 64, 0), (64, 64, 1), (33, 127, 33), (64, 64, 100), (300, 200, 4099), (64, 64, 65536)]:
+        # the slices end on bk boundaries: the split reads what the unsplit kernel reads
+        assert cfg.global_reads(M, N, K) == unsplit.global_reads(M, N, K), (M, N, K)
+    t = traffic(cfg, 64, 64, 65536, "float64")
+    assert t["workspace_bytes"] == cfg.split_k * 64 * 64 * 8
+
+
+def test_launch_main_then_reduce_with_the_slice_count(monkeypatch):
+    cfg = DmmaSplitKConfig(split_k=16)
+    calls = _fake_launch(monkeypatch, cfg, 1024, 32, 32768)
+    assert [c[0] for c in calls] == ["empty", "main", "reduce"]
+    assert calls[0][1] == (16, 1024, 32)
+    assert calls[1][1] == (16, 1, 16) and calls[1][2] == 0x9000  # the workspace is the main kernel's C
+    args = calls[2][2]
+    assert args[0].data.ptr == 0x9000 and args[1].data.ptr == 0x3000 and int(args[-1]) == 16
+
+
+def test_launch_past_the_cap_writes_c_directly(monkeypatch):
+    calls = _fake_launch(monkeypatch, DmmaSplitKConfig(split_k=4), 8192, 8192, 64)
+    assert calls == [("main", (128 * 128, 1, 1), 0x3000)]
+
+
+def test_reduce_vectors_are_double2():
+    """launch_reduce counts 16-byte vectors of C's element: two doubles."""
+    import numpy as np
+
+    calls = []
+
+    class Kernel:
+        device = None
+        name = "tm_dmma_split_k_f64_x"
+
+        def companion(self, symbol):
+            return lambda grid, block, args, stream=None: calls.append((symbol, grid, block))
+
+    c = _Ptr(0x3000)
+    c.itemsize, c.dtype = 8, "float64"
+    DmmaSplitKConfig().launch_reduce(Kernel(), _Ptr(0x9000), c, 64, 64, 2, None, np.int32(4))
+    assert calls == [("reduce_dmma_split_k_f64_x", (8,), (256,))]  # 2048 vectors of 2 / 256 threads
+
+
+# -- ptxas: registers, spills, shared memory of both kernels, the table the lead reads -------------------
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+def test_ptxas_registers_of_the_search_space():
+    lines = [f"{'config':<72} {'regs':>4} {'budget':>6} {'smem B':>7} spills reduce"]
+    for cfg in CONFIGS:
+        rep = ptxas_report("dmma_split_k", cfg)
+        red = _report(nvcc_path(), render(ENTRY, cfg, "float64"), "sm_90", cfg.reduce_symbol(kernel_name(
+            "dmma_split_k", cfg, "float64")), cfg.tag())
+        red_log = red.log[red.log.find("Compiling entry function 'reduce_"):]
+        red_regs = int(red_log.split("Used ")[1].split(" registers")[0])
+        need, budget = cfg.registers()
+        lines.append(f"{cfg.tag():<72} {rep.registers:>4} {budget:>6} {cfg.smem_bytes():>7} "
+                     f"{rep.spill_stores}/{rep.spill_loads} {red_regs:>6}")
+        assert rep.spill_stores == rep.spill_loads == rep.stack_frame == 0, rep.log
+        assert need <= rep.registers <= budget, (cfg.tag(), rep.registers, need, budget)
+        assert "0 bytes spill stores, 0 bytes spill loads" in red_log.split("Compile time")[0], red_log
+    print("\n".join(lines))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (HAS_NVCC and shutil.which("cuobjdump")), reason="needs nvcc and cuobjdump")
+def test_main_loops_are_dmmas_and_the_reduce_adds_doubles(tmp_path):
+    """The split keeps dmma's two main loops (interior and edge copies) with the same DMMAs and no
+    FP64 FMA; the reduce adds doubles in 16-byte vectors (DADD, 128-bit loads)."""
+    cfg = ENTRY.default
+    (tmp_path / "k.cu").write_text(tm.source("dmma_split_k"))
+    subprocess.run(["nvcc", "-cubin", *arch_flags("sm_90"), "-std=c++17", "-o", "k.cubin", "k.cu"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
+                          text=True).stdout
+    main = code[code.find("Function : tm_dmma_split_k"):]
+    main = main[:main.find("Function : ", 10)] if "Function : " in main[10:] else main
+    reduce = code[code.find("Function : reduce_dmma_split_k"):]
+    reduce = reduce[:reduce.find("Function : ", 10)] if "Function : " in reduce[10:] else reduce
+    per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8)
+    assert main.count("DMMA.16x8x8") == 2 * per_stage and "DFMA" not in main
+    assert "DADD" in reduce and "LDG.E.128" in reduce and "DMMA" not in reduce
+
+
+# -- the heuristic and the cost model ------------------------------------------------------------------
+@pytest.mark.parametrize("shape", SMALL + LONG_K + DECODE + [(1024, 1024, 1024), (300, 300, 2000)])
+def test_heuristic_picks_dmma_split_k_below_one_wave(shape):
+    M, N, K = shape
+    name, params = recommend(*shape, dtype="float64", sms=132)
+    assert name == "dmma_split_k", (shape, name)
+    cfg = ENTRY.make_config(**params).validate(H100_LIMITS, "float64")
+    tiles, _, slices = cfg.grid(M, N)
+    assert slices == cfg.split_k and K // slices >= DMMA_SPLIT_MIN_SLICE
+    # one block per SM, unless the slice count or depth ran out first
+    assert tiles * slices >= 132 or slices == 64 or K // (2 * slices) < DMMA_SPLIT_MIN_SLICE
+    # off Hopper: the FFMA rules, as for float32 "ieee"
+    assert recommend(*shape, dtype="float64", sms=132, dmma=False)[0] in ("split_k", "warp_tiled")
+
+
+@pytest.mark.parametrize(
+    "shape,picked",
+    [((64, 64, 65536), dict(bm=32, bn=64, split_k=64)),     # two 32-row tiles x 64 slices
+     ((256, 256, 131072), dict(bm=128, bn=64, split_k=32)),  # 8 big tiles x 32: every SM busy
+     ((32, 1024, 32768), dict(bm=32, bn=64, split_k=16)),    # 32 rows: no padding on 32 x 64
+     ((512, 512, 512), dict(bm=64, bn=64, split_k=4)),       # 128-deep slices
+     ((256, 256, 256), dict(bm=32, bn=64, split_k=2))],      # two 128-deep slices at most
+)
+def test_heuristic_tile_and_slices(shape, picked):
+    _, params = recommend(*shape, dtype="float64", sms=132)
+    cfg = ENTRY.make_config(**params)
+    assert {k: getattr(cfg, k) for k in picked} == picked, cfg.tag()
+
+
+def test_heuristic_keeps_dmma_split_k_to_its_domain():
+    assert recommend(2048, 2048, 2048, "float64", sms=132)[0] == "dmma"  # one wave of 128 x 128 tiles
+    assert recommend(1024, 1024, 128, "float64", sms=132)[0] == "warp_tiled"  # K < 256
+    for shape in [(1, 8192, 8192), (8, 8192, 8192), (8192, 1, 8192), (8192, 8, 8192), (3, 4096, 14336)]:
+        assert recommend(*shape, "float64", sms=132)[0] in ("gemv_xb", "gemv_ax"), shape  # GEMV stays
+    assert recommend(GEMV_MAX, 16, 4096, "float64", sms=132)[0] == "split_k"  # skinny, too small to stream
+    assert recommend(1024, 32, 32768, "float64", sms=16)[1]["split_k"] == 2  # sized to the SMs given
+    assert recommend(256, 256, 131072, "float32", sms=132)[0] == "wgmma_split_k"  # float32 unchanged
+
+
+@pytest.mark.parametrize("shape", SMALL + LONG_K + DECODE)
+def test_cost_model_picks_dmma_split_k_for_the_lost_shapes(shape):
+    best = costmodel.rank(*shape, "float64", device=H100_LIMITS)[0]
+    assert best.strategy == "dmma_split_k", (shape, best.strategy, best.params)
+    ENTRY.make_config(**best.params).validate(H100_LIMITS, "float64")
+
+
+@pytest.mark.parametrize("shape", [(1, 4096, 4096), (8, 8192, 8192), (8192, 1, 8192), (8192, 8, 8192),
+                                   (1, 4096, 16384)])
+def test_cost_model_keeps_gemv_for_skinny_float64(shape):
+    assert costmodel.rank(*shape, "float64", device=H100_LIMITS)[0].strategy in ("gemv_xb", "gemv_ax")
+
+
+def test_auto_picks_dmma_split_k_without_the_shipped_database(fresh_tunedb, monkeypatch):
+    """float64 falls back to the cost model (and, in mode "heuristic", to the heuristic): both give
+    dmma_split_k on the small and long-K shapes. The shipped H100 database still names the older
+    picks for most of those buckets (split_k, gemv_xb, gemv_ax, dmma), and wins where it has one."""
+    monkeypatch.setattr(tdb, "shipped_db_paths", lambda: [])
+    dev = tdb.device_id(H100_LIMITS)
+    for shape in SMALL + LONG_K + DECODE:
+        c = dispatch.choose(*shape, "float64", device=dev)
+        assert (c.source, c.strategy) == ("model", "dmma_split_k"), (shape, c)
+    previous = dispatch.set_mode("heuristic")
+    try:
+        for shape in SMALL + LONG_K + DECODE:
+            assert dispatch.choose(*shape, "float64", device=dev).strategy == "dmma_split_k", shape
+    finally:
+        dispatch.set_mode(previous)
+
+
+def test_shipped_entries_that_override_the_new_pick():
+    """The buckets whose shipped H100 entry (tuned before dmma_split_k) overrides auto's new pick on
+    the shapes above: listed here so that dropping one after measuring shows up as a change."""
+    path = tdb.shipped_db_paths()[0]
+    entries = tdb.entries_for(tdb.read_db(path), tdb.DeviceId(tdb.H100_NAME, "90", ""), match_package=False)
+    over = {}
+    for shape in SMALL + LONG_K + DECODE:
+        e = entries.get(tdb.bucket(*shape, "float64"))
+        if e is not None and e["strategy"] != "dmma_split_k":
+            over[shape] = e["strategy"]
+    assert over == {(256, 256, 256): "split_k", (384, 384, 384): "split_k", (512, 512, 512): "split_k",
+                    (640, 640, 640): "dmma", (768, 768, 768): "dmma", (64, 64, 65536): "gemv_ax",
+                    (256, 256, 131072): "split_k", (32, 1024, 32768): "gemv_xb", (1024, 32, 32768): "split_k",
+                    (32, 4096, 4096): "gemv_xb", (64, 8192, 8192): "dmma"}

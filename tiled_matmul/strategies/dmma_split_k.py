@@ -1,0 +1,66 @@
+"""Rung 17: dmma over slices of K, then a fixed-order (deterministic) sum of the slices."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..configs import CappedSplitK
+from ..strategy import Strategy
+from .dmma import DmmaConfig
+
+
+@dataclass(frozen=True)
+class DmmaSplitKConfig(CappedSplitK, DmmaConfig):
+    """dmma (float64 on the FP64 tensor cores) with K cut into `split_k` slices (blockIdx.z), for
+    a C too small to fill the GPU with dmma tiles while K is long enough to share (256^3-768^3,
+    64x64x65536, 32x1024x32768, 64x8192x8192): 32 x 64, 64 x 64 and 128 x 64 tiles.
+
+    Each slice writes its partial product to a [slices, M, N] float64 workspace with plain stores;
+    a second kernel adds the slices in the fixed order 0..slices-1, so the result is bit-identical
+    from run to run (no atomics). The products and sums are FP64 FMAs and adds, so Inf and NaN
+    propagate as through dmma's single chain. :meth:`launch` does both launches. Operand layouts
+    (column-major A or B, leading dimensions), batches and epilogues are dmma's (the epilogue
+    runs in the reduce kernel).
+
+    The workspace is capped at WORKSPACE_CAP bytes (:class:`~tiled_matmul.configs.CappedSplitK`):
+    where split_k slices of M x N would pass it, the launch uses as many slices as fit, and where
+    not even 2 fit, one slice, which writes C itself with no workspace and no reduce (the dmma
+    kernel's result).
+    """
+
+    STRATEGY: ClassVar[str] = "dmma_split_k"
+    bm: int = 64
+    bn: int = 64
+    bk: int = 8
+    wm: int = 32
+    wn: int = 32
+    mma_k: int = 8
+    stages: int = 4
+    group_m: int = 8
+    min_blocks: int = 3
+    split_k: int = 4
+
+
+STRATEGY = Strategy.of(
+    DmmaSplitKConfig,
+    "17_dmma_split_k.cu.j2",
+    "dmma over split_k slices of K into a workspace, then a fixed-order (deterministic) sum (float64)",
+    [
+        # 64 x 64 tiles of four 32 x 32 warps, 8-deep steps, 3 blocks per SM (12 warps): the most
+        # tiles for a small C (dmma's own config for one wave of them)
+        dict(split_k=2),
+        dict(split_k=8),
+        dict(split_k=16),
+        dict(split_k=32),
+        # 16-deep steps, half the barriers per slice; 2 blocks per SM (ptxas spills at 3)
+        dict(bk=16, min_blocks=2, split_k=8),
+        # 32 x 64 tiles of four 16 x 32 warps, 4 blocks per SM: half the padded MMAs of 64 rows
+        # where M <= 32 (decode: 32x1024x32768, 32x4096x4096)
+        dict(bm=32, bn=64, bk=16, wm=16, wn=32, min_blocks=4, split_k=16),
+        # 128 x 64 tiles, 2 blocks per SM: a quarter less L2 traffic per MMA than 64 x 64 (a 64 x 64
+        # float64 tile at the DMMA peak reads 8.4 TB/s, more than L2 serves) where C has a few
+        # such tiles and K many slices (256x256x131072); 8-deep steps (16 spill with an epilogue)
+        dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=16),
+    ],
+)
