@@ -28,7 +28,9 @@ PAIRS = [(False, False), (False, True), (True, False)]
 #: extra elements per leading-dimension stride: 0 (tight), 4 (a 16-byte-multiple slice), 3 (not
 #: a multiple of 16 bytes: copied into padded rows by the launch, values still right)
 PADS = [0, 4, 3]
-CONFIGS = [dict(), dict(bm=64, bn=128, stages=8), dict(bm=256, bn=128, stages=4, passes=1),
+#: (tf32x3 at stages=4 reads A column-major through separate buffers of the transposed big parts,
+#: stages=5 writes them back into the stage after a consumer barrier: WgmmaTmaTf32Config.xpose_bufs)
+CONFIGS = [dict(), dict(stages=5), dict(bm=64, bn=128, stages=8), dict(bm=256, bn=128, stages=4, passes=1),
            dict(bm=128, bn=256, stages=4, passes=1)]
 
 

@@ -71,10 +71,26 @@ def test_grid_is_persistent_and_balanced():
 
 
 def test_smem_counts_stages_and_small_part_buffers():
-    cfg = ENTRY.default  # 128 x 128, 5 stages, tf32x3
-    assert cfg.smem_bytes() == 5 * 256 * 128 + 3 * 128 * 128 + 1024 + 16 * 5
+    cfg = ENTRY.default  # 128 x 128, 4 stages, tf32x3
+    assert cfg.smem_bytes() == 4 * 256 * 128 + 3 * 128 * 128 + 1024 + 16 * 4
     one = cfg.replace(passes=1)
-    assert one.smem_bytes() == 5 * 256 * 128 + 1024 + 16 * 5  # no small parts in one pass
+    assert one.smem_bytes() == 4 * 256 * 128 + 1024 + 16 * 4  # no small parts in one pass
+
+
+def test_a_column_major_kernel_takes_buffers_where_they_fit():
+    """A column-major (tf32x3): three more 16 KB buffers for the transposed big parts at 4 stages
+    (230,464 B of the H100's 232,448 B opt-in), none at 5 (they would not fit): that kernel writes
+    the big parts back into the stage after a consumer barrier."""
+    acol = ExSpec("float", a_col=True, ld=True)
+    four, five = ENTRY.default, ENTRY.default.replace(stages=5)
+    assert four.xpose_bufs == 3 and five.xpose_bufs == 0 and four.replace(passes=1).xpose_bufs == 0
+    assert four.smem_bytes_for("float32", acol) == four.smem_bytes() + 3 * 128 * 128
+    assert four.smem_bytes_for("float32", acol) <= H100.smem_per_block_optin
+    assert five.smem_bytes_for("float32", acol) == five.smem_bytes()
+    assert four.smem_bytes_for("float32", ExSpec("float", b_col=True, ld=True)) == four.smem_bytes()
+    buffered, in_place = (render(ENTRY, c, "float32", acol) for c in (four, five))
+    assert "big_smem + small_buf * A_STAGE_BYTES" in buffered and "big_smem" not in in_place
+    assert in_place.count("consumers_sync();") == buffered.count("consumers_sync();") + 1
 
 
 # ---- rendering ----------------------------------------------------------------------------------
@@ -353,7 +369,7 @@ def test_layouts_render_their_own_paths_and_the_plain_kernel_is_unchanged():
     acol = render(ENTRY, ENTRY.default, "float32", LAYOUT_SPECS[2])
     assert "m0 + 32 * j, ks * BK, bar);" in acol and "m0 + 32 * j" not in plain
     assert "A[(size_t)k * lda + row]" in acol and "A[(size_t)k * lda + row]" not in plain
-    assert acol.count("consumers_sync();") == plain.count("consumers_sync();") + 1
+    assert acol.count("consumers_sync();") == plain.count("consumers_sync();")  # (buffers: no extra barrier)
     with pytest.raises(ValueError, match="no hooks for operand layouts"):
         render(ENTRY, WgmmaTmaTf32Config(bm=256, passes=1), "float32", ExSpec("float", a_col=True, ld=True))
     with pytest.raises(ValueError, match="no hooks for batches"):

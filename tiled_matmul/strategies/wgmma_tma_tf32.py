@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..configs import Config, TF32Modes, cdiv
-from ..device import DeviceLimits, device_limits
+from ..device import H100_LIMITS, DeviceLimits, device_limits
 from ..dtypes import FLOAT32, DType
 from ..epilogue import ExLaunch
 from ..strategy import Strategy
@@ -34,8 +34,9 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     contiguous: ``a @ w.T``), each operand with its own leading dimension, read in place (the
     tensor maps carry the pitch; B column-major loads boxes of Bᵀ rows). A column-major
     (``a.T @ b``; stored K x M) is read in place by tf32x3 alone: its split pass, which every A
-    stage takes anyway, writes the stage back transposed (:attr:`A_COL_LAYOUTS`); tf32 reads
-    A's tile as TMA lands it, which must then be k-major, so it runs a column-major A elsewhere.
+    stage takes anyway, writes the parts transposed, into buffers of their own where they fit
+    (:attr:`xpose_bufs`) or else back into the stage (:attr:`A_COL_LAYOUTS`); tf32 reads A's tile
+    as TMA lands it, which must then be k-major, so it runs a column-major A elsewhere.
     TMA needs 16-byte pitches and bases: :meth:`launch` copies an operand that has neither into
     rows padded to 16 bytes in the same layout first; :meth:`launch_strided` raises ValueError
     for them (:meth:`operand_problem`). Epilogues (alpha, beta, bias, activations, user
@@ -61,7 +62,10 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     PERSISTENT: ClassVar[bool] = True
     bm: int = 128
     bn: int = 128
-    stages: int = 5
+    #: 4: as fast as 3 or 5 on a contiguous product (scripts/bench_tf32tma.py --sweep, fifth
+    #: session, within the runs' 1-2% noise), and it leaves room for the buffers that let tf32x3
+    #: read A column-major with no extra barrier (xpose_bufs: a.T @ b 1.03x a @ b, 1.10x at 5)
+    stages: int = 4
     group_m: int = 8
     passes: int = 3  # TF32 MMAs per product: 3 (tf32x3) or 1 (tf32)
 
@@ -134,10 +138,23 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
         return ((self.stages * (self.bm + self.bn) + self.small_bufs * self.bm) * line + 1024
                 + 16 * self.stages)
 
+    @property
+    def xpose_bufs(self) -> int:
+        """Buffers of A's transposed big parts in the A column-major kernel: as many as the
+        small parts' where they fit beside the ring (then no barrier between the split's reads
+        and writes), else 0 (the big parts go back into the stage after a consumer barrier)."""
+        extra = self.small_bufs * self.bm * self.BK * 4
+        return self.small_bufs if self.smem_bytes() + extra <= H100_LIMITS.smem_per_block_optin else 0
+
+    def smem_bytes_for(self, dtype: Any = FLOAT32, ex: Any = None) -> int:
+        # A column-major: the transposed big parts' buffers, where they fit (xpose_bufs)
+        a_col = ex is not None and ex.a_col
+        return self.smem_bytes(dtype) + (self.xpose_bufs * self.bm * self.BK * 4 if a_col else 0)
+
     def template_constants(self, dt: DType) -> dict[str, Any]:
         return {"BK": self.BK, "N_SUB": self.n_sub, "D_REGS": self.bm // 2, "B_BOXES": self.bn // 32,
                 "SMALL_BUFS": self.small_bufs, "PRODUCER_REGS": self.PRODUCER_REGS,
-                "CONSUMER_REGS": self.CONSUMER_REGS, "WGMMA_AB": "tf32"}
+                "CONSUMER_REGS": self.CONSUMER_REGS, "WGMMA_AB": "tf32", "XPOSE_BUFS": self.xpose_bufs}
 
     def rules(self, limits: DeviceLimits, dt: DType):
         yield (self.runs_on(limits),
@@ -403,7 +420,7 @@ STRATEGY = Strategy.of(
     "float32 (tf32x3 or tf32) on wgmma fed by TMA: B^T A^T with B's fragments rounded/split in registers, "
     "persistent, warp-specialised",
     [
-        dict(bm=128, bn=128, stages=4),
+        dict(bm=128, bn=128, stages=3),
         dict(bm=64, bn=128, stages=8),  # twice the tiles of 128 x 128 (fuller last waves)
         # tf32 (one pass): wider tiles, the accumulators alone in registers
         dict(bm=256, bn=128, stages=4, passes=1),
