@@ -341,11 +341,13 @@ def test_auto_picks_dmma_split_k_without_the_shipped_database(fresh_tunedb, monk
         dispatch.set_mode(previous)
 
 
-def test_shipped_entries_no_longer_override_the_new_pick():
-    """On the H100 (scripts/gpu_dsk.sh, gpu_s5c.sh) dmma_split_k beat the shipped entries of these
-    buckets (tuned before it: split_k, gemv_xb, gemv_ax, dmma at 0.31-0.64x cuBLAS), which were
-    dropped, or retuned with it among the candidates (768^3, 1024x32x32768): auto runs
-    dmma_split_k on every shape above, from the database or the model."""
+def test_shipped_entries_over_the_new_pick():
+    """On the H100 (scripts/gpu_dsk.sh, gpu_s5c.sh) dmma_split_k beat the shipped entries of the
+    long-K and decode buckets and 640-768^3 (tuned before it: split_k, gemv_xb, gemv_ax, dmma at
+    0.31-0.64x cuBLAS), which were dropped or retuned with it among the candidates. The retuning
+    kept unsplit dmma for 256^3-512^3: there the two launches of a split product (main kernel and
+    reduce) cost more host time than the tiles they add save, and the tuner's event timing counts
+    it (gpu_s5f.sh: dmma_split_k 0.22-0.42x cuBLAS on a slow host, dmma 0.51-0.62x)."""
     path = tdb.shipped_db_paths()[0]
     entries = tdb.entries_for(tdb.read_db(path), tdb.DeviceId(tdb.H100_NAME, "90", ""), match_package=False)
     over = {}
@@ -353,8 +355,9 @@ def test_shipped_entries_no_longer_override_the_new_pick():
         e = entries.get(tdb.bucket(*shape, "float64"))
         if e is not None and e["strategy"] != "dmma_split_k":
             over[shape] = e["strategy"]
-    assert over == {}
+    assert over == {(256, 256, 256): "dmma", (384, 384, 384): "dmma", (512, 512, 512): "dmma"}
     dev = tdb.device_id(H100_LIMITS)
     for shape in SMALL + LONG_K + DECODE:
-        c = dispatch.choose(*shape, "float64", device=dev)
-        assert c.strategy == "dmma_split_k" and c.source in ("shipped-db", "model"), (shape, c)
+        if shape not in over:
+            c = dispatch.choose(*shape, "float64", device=dev)
+            assert c.strategy == "dmma_split_k" and c.source in ("shipped-db", "model"), (shape, c)
