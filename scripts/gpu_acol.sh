@@ -28,11 +28,7 @@ for (M, N, K) in ((300, 260, 200), (70, 127, 33)):
 cp.cuda.Device().synchronize()
 print("sanitize run done")
 PY
-for tool in racecheck synccheck memcheck; do
-    timeout 150 compute-sanitizer --tool $tool python3 /tmp/san_acol.py > "$OUT/san_$tool.log" 2>&1
-    echo "$tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitize run done' "$OUT/san_$tool.log" | tr '\n' ' ')"
-done
-cat "$OUT"/san_*.log > "$OUT/sanitizer.log"; rm -f "$OUT"/san_*.log
+scripts/gpu_sanitize.sh /tmp/san_acol.py racecheck synccheck memcheck
 timeout 200 python3 benchmarks/transposes.py --strategies auto,wgmma_tma_tf32 --repeat 10 > "$OUT/transposes.log" 2>&1
 echo "transposes rc=$?"
 grep -E "Error|Traceback" "$OUT/transposes.log" | head -5

@@ -23,10 +23,6 @@ for (M, N, K) in ((300, 260, 200), (70, 127, 33)):
 cp.cuda.Device().synchronize()
 print("sanitize run done")
 PY
-for tool in racecheck synccheck; do
-    timeout 150 compute-sanitizer --tool $tool python3 /tmp/san_acol4.py > "$OUT/san_$tool.log" 2>&1
-    echo "$tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitize run done' "$OUT/san_$tool.log" | tr '\n' ' ')"
-done
-cat "$OUT"/san_*.log > "$OUT/sanitizer.log"; rm -f "$OUT"/san_*.log
+scripts/gpu_sanitize.sh /tmp/san_acol4.py racecheck synccheck
 timeout 200 python3 scripts/bench_acol.py > "$OUT/bench_acol.log" 2>&1
 echo "bench rc=$?"; cat "$OUT/bench_acol.log" | tail -12
