@@ -346,7 +346,7 @@ def test_model_against_the_shipped_database():
     """The shipped H100 database holds the tuner's measured-fastest candidate for 45 bucket shapes
     (every valid config of every rung, timed on 2026-11-22; dropped since: the float32 entries
     that wgmma_tma_tf32 beats on the H100 (2048^3, 8192^3, 3001x2999x3007, 8192x8192x128) or whose
-    chain is past AUTO_CHAIN_K (4096x4096x16384), the 3001x2999x3007 float64 one, a config that
+    chain was past AUTO_CHAIN_K then (4096x4096x16384), the 3001x2999x3007 float64 one, a config that
     left the search space, and 5 float64 long-K and decode entries that the model's dmma_split_k
     picks beat on the H100 (fifth session); 4 float64 buckets (256^3, 384^3, 512^3: dmma;
     1024x32x32768: dmma_split_k) were retuned with dmma_split_k among the candidates). Over the 20

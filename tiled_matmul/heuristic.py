@@ -186,13 +186,14 @@ _TMA_TF32 = {"tf32x3": ({}, (128, 128)), "tf32": (dict(bm=256, stages=4, passes=
 TMA_TF32_AUTO = True
 
 
-#: longest K that `auto` (tf32x3) lets one tile sum in a single chain of 32-deep partials. Past it
-#: the float32 chain's rounding grows beyond 2x cuBLAS FP32 per element: on the H100, 1536^2 x
-#: 65536 in one chain (wgmma_tma_tf32) gave 5.6e-8 / 3.0e-6 / 6.0e-8 against cuBLAS's 2.3e-8 /
-#: 7.2e-7 / 2.3e-8 (uniform[-1,1], uniform[0,1], cancellation). wgmma_split_k sums slices of at
-#: most this depth and reduces them in a fixed order (its workspace cap can leave a very large
-#: output unsplit).
-AUTO_CHAIN_K = 8192
+#: longest K that `auto` (tf32x3) lets one tile sum in a single chain of 32-deep partials. On the
+#: H100 (scripts/probe_chain_k.py, 1536^2 outputs, the smallest auto gives the TMA rung; two seeds
+#: of uniform[-1,1], uniform[0,1], cancellation), one chain's per-element error over cuBLAS FP32's
+#: was 0.87-1.15x at K = 8192, 0.76-1.13x at 16384, and 2.0-4.4x at 32768, where cuBLAS sums
+#: shorter pieces (its own error halves) while the chain's rounding keeps growing; at 65536,
+#: 2.4-4.2x. wgmma_split_k sums slices of at most this depth and reduces them in a fixed order
+#: (its workspace cap can leave a very large output unsplit).
+AUTO_CHAIN_K = 16384
 
 
 def _tma_tf32_pick(M: int, N: int, K: int, sms: int, mode: str) -> "tuple[str, dict[str, int]] | None":
