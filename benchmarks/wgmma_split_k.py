@@ -41,7 +41,7 @@ def candidates(M: int, N: int, K: int, sms: int):
     """(label, row) for every row measured at one shape, the heuristic's pick labelled with *."""
     pick, pick_params = recommend(M, N, K, sms=sms)
     pick_cfg = tm.STRATEGIES[pick].make_config(**pick_params)
-    ffma, ffma_params = recommend(M, N, K, sms=sms, tensor_cores=False)
+    ffma, ffma_params = recommend(M, N, K, sms=sms, precision="ieee")  # the FFMA rungs' pick
     rows = [("cuBLAS", cublas_row(STUDY)), ("auto", auto_row(STUDY))]
     refs = [(n, tm.STRATEGIES[n].make_config(**p))
             for n, p in [(ffma, ffma_params), ("warp_tiled", WARP_TILED_SMALL), ("wgmma", WGMMA_NARROW)]]
