@@ -15,7 +15,40 @@ from .. import tma
 
 
 @dataclass(frozen=True)
-class WgmmaTmaConfig(Config):
+class TmaWarpSpecialized(Config):
+    """What the two TMA rungs (wgmma_tma, wgmma_tma_tf32) share: sm_90a kernels of one producer
+    warpgroup issuing TMA copies and two consumer warpgroups (THREADS), one CTA per SM walking
+    bm x bn tiles of BK-deep stages (BATCH_AXIS 1: the grid's x is the persistent CTA count),
+    dynamic shared memory, and the setmaxnreg targets that move registers from the producer to
+    the consumers (PRODUCER_REGS / CONSUMER_REGS, set by each rung)."""
+
+    DYNAMIC_SMEM: ClassVar[bool] = True
+    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
+    BATCH_AXIS: ClassVar[int] = 1
+    #: threads: one producer and two consumer warpgroups
+    THREADS: ClassVar[int] = 384
+    BK: ClassVar[int]
+    PRODUCER_REGS: ClassVar[int]
+    CONSUMER_REGS: ClassVar[int]
+
+    @property
+    def tile_mn(self) -> tuple[int, int]:
+        return (self.bm, self.bn)  # type: ignore[attr-defined]
+
+    @property
+    def tile_k(self) -> int:
+        return self.BK
+
+    def block(self) -> tuple[int, int, int]:
+        return (self.THREADS, 1, 1)
+
+    def _regs_rule(self, limits: DeviceLimits):
+        return (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
+                f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
+
+
+@dataclass(frozen=True)
+class WgmmaTmaConfig(TmaWarpSpecialized):
     """16-bit inputs on Hopper's warpgroup tensor cores, float32 accumulation, sm_90a only.
 
     One CTA per SM walks the bm x bn output tiles in grouped order (`group_m` tile rows at a
@@ -33,12 +66,9 @@ class WgmmaTmaConfig(Config):
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma"
-    DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float16", "bfloat16")
-    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
     # TENSOR_CORES and PRECISIONS keep Config's defaults: they name float32 modes (TF32 splits),
     # and 16-bit products are exact in the float32 accumulator.
-    BATCH_AXIS: ClassVar[int] = 1
     EXTRAS: ClassVar[frozenset[str]] = frozenset()  # its own launch signature: plain 2-D products only
     bm: int = 128
     bn: int = 256
@@ -49,19 +79,9 @@ class WgmmaTmaConfig(Config):
 
     #: K depth of a stage: 64 16-bit elements, one 128-byte swizzle line
     BK: ClassVar[int] = 64
-    #: threads: one producer and two consumer warpgroups
-    THREADS: ClassVar[int] = 384
     #: setmaxnreg targets: 128 x 40 + 256 x 232 = 64512 <= the SM's 65536 registers
     PRODUCER_REGS: ClassVar[int] = 40
     CONSUMER_REGS: ClassVar[int] = 232
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.bm, self.bn)
-
-    @property
-    def tile_k(self) -> int:
-        return self.BK
 
     @property
     def m_sub(self) -> int:
@@ -72,9 +92,6 @@ class WgmmaTmaConfig(Config):
     def acc_regs(self) -> int:
         """Accumulator floats per consumer thread: (bm / 2) x bn outputs over 128 threads."""
         return self.bm // 2 * self.bn // 128
-
-    def block(self) -> tuple[int, int, int]:
-        return (self.THREADS, 1, 1)
 
     def tiles(self, M: int, N: int) -> int:
         """Tiles a cluster computes one at a time: (cluster_m bm) x bn super-tiles."""
@@ -129,8 +146,7 @@ class WgmmaTmaConfig(Config):
         yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
         yield (self.out_bits in (16, 32), f"out_bits ({self.out_bits}) must be 16 (C in the input dtype) or 32 (float32)")
         yield (self.cluster_m in (1, 2), f"cluster_m ({self.cluster_m}) must be 1 or 2 (CTAs per cluster sharing B)")
-        yield (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
-               f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
+        yield self._regs_rule(limits)
         yield self._fits_sm_rule(limits, dt, 1)
 
     # -- operands and the launch ----------------------------------------------------------------

@@ -7,17 +7,17 @@ import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import Config, TF32Modes, cdiv
+from ..configs import TF32Modes, cdiv
 from ..device import H100_LIMITS, DeviceLimits, device_limits
 from ..dtypes import FLOAT32, DType
 from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
-from .wgmma_tma import addressable, persistent_count, row_layout, zero_rows
+from .wgmma_tma import TmaWarpSpecialized, addressable, persistent_count, row_layout, zero_rows
 
 
 @dataclass(frozen=True)
-class WgmmaTmaTf32Config(TF32Modes, Config):
+class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
     """float32 products on Hopper's warpgroup tensor cores in TF32 (``passes=1``, "tf32") or
     3xTF32 (``passes=3``, "tf32x3"), fed by TMA; sm_90a only.
 
@@ -45,10 +45,7 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma_tf32"
-    DYNAMIC_SMEM: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32",)
-    NVRTC_ARCH: ClassVar["str | None"] = "sm_90a"
-    BATCH_AXIS: ClassVar[int] = 1
     #: the epilogue hooks (TmExtra last, after ldc); batches run on `auto`'s cp.async rung
     EXTRAS: ClassVar[frozenset[str]] = frozenset({"epilogue"})
     #: B column-major (template B_COL) and leading dimensions (the maps' pitches) read in place
@@ -71,8 +68,6 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
 
     #: K depth of a stage: 32 floats, one 128-byte swizzle line
     BK: ClassVar[int] = 32
-    #: threads: one producer and two consumer warpgroups
-    THREADS: ClassVar[int] = 384
     #: setmaxnreg targets: 128 x 24 + 256 x 240 = 64512 <= the SM's 65536 registers (the producer's
     #: code needs 5; tf32x3's two fragment sets take the consumers to R237 at 128 x 128)
     PRODUCER_REGS: ClassVar[int] = 24
@@ -86,14 +81,6 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
     #: accumulator floats a consumer thread may hold (acc, and part for tf32x3): what leaves room
     #: for two sets of fragments and the addresses within CONSUMER_REGS
     MAX_ACC_REGS: ClassVar[int] = 128
-
-    @property
-    def tile_mn(self) -> tuple[int, int]:
-        return (self.bm, self.bn)
-
-    @property
-    def tile_k(self) -> int:
-        return self.BK
 
     @property
     def n_sub(self) -> int:
@@ -112,9 +99,6 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
 
     def layouts(self) -> tuple[tuple[bool, bool], ...]:
         return self.LAYOUTS + (self.A_COL_LAYOUTS if self.passes == 3 else ())
-
-    def block(self) -> tuple[int, int, int]:
-        return (self.THREADS, 1, 1)
 
     def tiles(self, M: int, N: int) -> int:
         return cdiv(M, self.bm) * cdiv(N, self.bn)
@@ -173,8 +157,7 @@ class WgmmaTmaTf32Config(TF32Modes, Config):
                "chunks do not fit in registers beside the accumulators (ptxas spills)")
         yield self._stages_rule(2, 8)
         yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
-        yield (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
-               f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
+        yield self._regs_rule(limits)
         yield self._fits_sm_rule(limits, dt, 1)
 
     # -- operands and the launch ----------------------------------------------------------------
