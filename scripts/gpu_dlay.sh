@@ -16,15 +16,11 @@ TESTS_K=${TESTS_K-dmma or auto}
 LONG=0; [ "${1:-}" = --long ] && LONG=1
 T0=$(date +%s)
 
-# 1. GPU tests, NSHARD pytest processes side by side (TM_SHARD, tests/conftest.py)
-for i in $(seq 0 $((NSHARD - 1))); do
-    TM_SHARD="$i/$NSHARD" timeout 200 python3 -m pytest -q -m gpu tests/test_gpu_dmma.py tests/test_gpu_layouts.py \
-        ${TESTS_K:+-k "$TESTS_K"} -p no:cacheprovider -rs > "$OUT/tests_$i.log" 2>&1 &
-done
-wait
+# 1. GPU tests, NSHARD pytest processes side by side (scripts/gpu_shards.sh -> $OUT/tests.log)
+SHARDS=$(NSHARD=$NSHARD SHARD_TIMEOUT=200 scripts/gpu_shards.sh tests tests/test_gpu_dmma.py tests/test_gpu_layouts.py \
+    ${TESTS_K:+-k "$TESTS_K"} -rs)
 echo "== tests ($(( $(date +%s) - T0 )) s)"
-cat "$OUT"/tests_*.log | grep -E "^(FAILED|ERROR)" | cut -c1-230 | head -30
-for i in $(seq 0 $((NSHARD - 1))); do tail -1 "$OUT/tests_$i.log" | cut -c1-200; done
+echo "$SHARDS"
 
 # 2. transposed operands read in place against the contiguous product, 4096^3
 timeout 150 python3 benchmarks/transposes.py --strategies auto,dmma --repeat 10 > "$OUT/transposes.log" 2>&1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fourth session's last GPU checks, in two calls of under ten minutes each:
 #   bash scripts/gpu_final4.sh tests   # the GPU tests of everything merged this session, NSHARD
-#                                      # pytest processes side by side, one combined log
+#                                      # pytest processes side by side (scripts/gpu_shards.sh),
+#                                      # one combined log ($OUT/tests.log)
 #   bash scripts/gpu_final4.sh bench   # the benchmarks the issues' targets name, short tables
 # Logs under $OUT.
 set -u
@@ -12,15 +13,8 @@ NSHARD=${NSHARD:-8}
 if [ "${1:-tests}" = tests ]; then
     FILES=$(ls tests/test_gpu_wgmma_tma_tf32*.py tests/test_gpu_layouts.py tests/test_gpu_dmma.py tests/test_gpu_gemm.py \
             tests/test_gpu_replay.py tests/test_gpu_core.py tests/test_gpu_precision.py 2>/dev/null)
-    for i in $(seq 0 $((NSHARD - 1))); do
-        TM_SHARD="$i/$NSHARD" timeout ${LIMIT:-480} python3 -m pytest -q -m gpu $FILES -p no:cacheprovider -rs \
-            > "/tmp/tests_$i.log" 2>&1 &
-    done
-    wait
-    cat /tmp/tests_*.log > "$OUT/tests.log"
-    grep -E "^(FAILED|ERROR)" "$OUT/tests.log" | cut -c1-250 | head -40
+    NSHARD=$NSHARD SHARD_TIMEOUT=${LIMIT:-480} scripts/gpu_shards.sh tests $FILES -rs
     grep -E "^auto long K" "$OUT/tests.log" | sort -u
-    for i in $(seq 0 $((NSHARD - 1))); do echo "shard $i: $(tail -1 "/tmp/tests_$i.log" | cut -c1-120)"; done
 else
     timeout 100 python3 benchmarks/dmma.py --sizes 2048,4096,8192,3001x2999x3007 --configs default --out "$OUT" > "$OUT/dmma.log" 2>&1
     timeout 150 python3 benchmarks/transposes.py --repeat 10 --strategies auto > "$OUT/transposes.log" 2>&1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # After merging the half, tma, layout and cost branches: the GPU tests of everything they touched,
-# in NSHARD pytest processes side by side (TM_SHARD, tests/conftest.py), then a summary.
+# in NSHARD pytest processes side by side (scripts/gpu_shards.sh: one combined log, $OUT/tests.log),
+# then a summary.
 #   bash scripts/gpu_integration.sh tests     # ~8 min on an H100
 #   bash scripts/gpu_integration.sh bench     # dmma, transposes, half probe, cost-model check
 # Logs under $OUT.
@@ -11,13 +12,7 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 NSHARD=${NSHARD:-6}
 if [ "${1:-tests}" = tests ]; then
     FILES="tests/test_gpu_half.py tests/test_gpu_wgmma_tma.py tests/test_gpu_layouts.py tests/test_gpu_gemm.py tests/test_gpu_dmma.py tests/test_gpu_core.py tests/test_gpu_precision.py tests/test_interop_gpu.py tests/test_robustness_gpu.py"
-    for i in $(seq 0 $((NSHARD - 1))); do
-        TM_SHARD="$i/$NSHARD" timeout ${LIMIT:-520} python3 -m pytest -q -m gpu $FILES -p no:cacheprovider -rs \
-            > "$OUT/tests_$i.log" 2>&1 &
-    done
-    wait
-    cat "$OUT"/tests_*.log | grep -E "^(FAILED|ERROR)" | cut -c1-230 | head -40
-    for i in $(seq 0 $((NSHARD - 1))); do tail -1 "$OUT/tests_$i.log"; done
+    NSHARD=$NSHARD SHARD_TIMEOUT=${LIMIT:-520} scripts/gpu_shards.sh tests $FILES -rs
 else
     timeout 100 python3 benchmarks/dmma.py --sizes 2048,4096,8192 --configs default --out "$OUT" > "$OUT/dmma.log" 2>&1
     timeout 150 python3 benchmarks/transposes.py --repeat 10 > "$OUT/transposes.log" 2>&1

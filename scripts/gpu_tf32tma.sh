@@ -21,17 +21,11 @@ NSHARD=${NSHARD:-4}
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 echo "GPU: $(cat "$OUT/gpu.txt")"
 
-# 1. tests, in shards (NVRTC compiles bound the time, not the GPU)
-for i in $(seq 0 $((NSHARD - 1))); do
-    TM_SHARD="$i/$NSHARD" timeout 420 python3 -m pytest -q -m gpu tests/test_gpu_wgmma_tma_tf32.py \
-        tests/test_gpu_precision.py -k "wgmma_tma_tf32 or tf32" -p no:cacheprovider -rf -s \
-        > "$OUT/tests_$i.log" 2>&1 &
-done
-wait
+# 1. tests, in shards (NVRTC compiles bound the time, not the GPU; scripts/gpu_shards.sh -> $OUT/tests.log)
 echo "TESTS (exit 124 = timed out):"
-for i in $(seq 0 $((NSHARD - 1))); do echo "  shard $i: $(tail -1 "$OUT/tests_$i.log")"; done
-cat "$OUT"/tests_*.log | grep -E "^(FAILED|ERROR)" | cut -c1-240 | head -30
-cat "$OUT"/tests_*.log | grep -E "^(tf32(x3)? [0-9]+x|auto long K)" | sort -u   # ours vs cuBLAS error lines
+NSHARD=$NSHARD SHARD_TIMEOUT=420 scripts/gpu_shards.sh tests tests/test_gpu_wgmma_tma_tf32.py \
+    tests/test_gpu_precision.py -k "wgmma_tma_tf32 or tf32" -s
+grep -E "^(tf32(x3)? [0-9]+x|auto long K)" "$OUT/tests.log" | sort -u   # ours vs cuBLAS error lines
 
 # 2. benchmark (its table is printed last)
 timeout 300 python3 scripts/bench_tf32tma.py --out "$OUT/bench_tf32tma.json" > "$OUT/bench.log" 2>&1

@@ -4,7 +4,8 @@
 # pitches); A column-major is still copied.
 #   1. tests/test_gpu_wgmma_tma_tf32_layouts.py (configs x layouts x ragged shapes x pitches,
 #      NaN-poisoned, pointers checked, no layout copy) and the layout suite's cases of this rung
-#      (tests/test_gpu_layouts.py -k wgmma_tma_tf32), in TM_SHARD shards, one combined log;
+#      (tests/test_gpu_layouts.py -k wgmma_tma_tf32), in shards (scripts/gpu_shards.sh), one
+#      combined log ($OUT/tmalay_tests.log);
 #   2. benchmarks/transposes.py for auto and wgmma_tma_tf32 (issue 14: a @ b.T within 10% of a @ b).
 # What to look for: every shard "passed", no FAILED lines; in the table, the a @ b.T rows near a @ b.
 set -u
@@ -13,16 +14,9 @@ export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 NSHARD=${NSHARD:-4}
 echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>&1 | head -1)"
-for i in $(seq 0 $((NSHARD - 1))); do
-    TM_SHARD="$i/$NSHARD" timeout 200 python3 -m pytest -q -m gpu tests/test_gpu_wgmma_tma_tf32_layouts.py \
-        tests/test_gpu_layouts.py -k "wgmma_tma_tf32 or auto_reads_layouts" -p no:cacheprovider -rf \
-        > "$OUT/tmalay_tests_$i.log" 2>&1 &
-done
-wait
-cat "$OUT"/tmalay_tests_*.log > "$OUT/tmalay_tests.log"
 echo "TESTS (exit 124 = timed out):"
-for i in $(seq 0 $((NSHARD - 1))); do echo "  shard $i: $(tail -1 "$OUT/tmalay_tests_$i.log")"; done
-grep -E "^(FAILED|ERROR)" "$OUT/tmalay_tests.log" | cut -c1-240 | head -30
+NSHARD=$NSHARD SHARD_TIMEOUT=200 scripts/gpu_shards.sh tmalay_tests tests/test_gpu_wgmma_tma_tf32_layouts.py \
+    tests/test_gpu_layouts.py -k "wgmma_tma_tf32 or auto_reads_layouts"
 timeout 150 python3 benchmarks/transposes.py --strategies auto,wgmma_tma_tf32 --repeat 10 > "$OUT/transposes.log" 2>&1
 echo "BENCHMARK (exit $?):"
 grep -E "Error|Traceback" "$OUT/transposes.log" | head -5
