@@ -5,7 +5,8 @@
 #   scripts/gpu_shards.sh NAME PYTEST_ARGS...     e.g.  scripts/gpu_shards.sh acol tests/test_gpu_x.py -k y
 #
 # Env: NSHARD (default 4), SHARD_TIMEOUT seconds per shard (default 240), OUT (logs: $OUT/NAME.log).
-# Prints one summary line per shard (exit 124: timed out) and the FAILED/ERROR lines; exits 1 when a
+# Prints one summary line per shard (exit 124: timed out) and the FAILED/ERROR lines (-rfEs comes last,
+# after the caller's arguments, so a caller's -rs cannot hide failures); exits 1 when a
 # shard did not pass.
 set -u
 name=$1; shift
@@ -15,7 +16,7 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 n=${NSHARD:-4}
 pids=()
 for i in $(seq 0 $((n - 1))); do
-    TM_SHARD="$i/$n" timeout "${SHARD_TIMEOUT:-240}" python3 -m pytest -q -m gpu -p no:cacheprovider -rf "$@" \
+    TM_SHARD="$i/$n" timeout "${SHARD_TIMEOUT:-240}" python3 -m pytest -q -m gpu -p no:cacheprovider "$@" -rfEs \
         > "$OUT/${name}_$i.log" 2>&1 &
     pids+=($!)
 done
