@@ -68,8 +68,8 @@ def test_search_space_covers_the_tiles_and_slice_counts():
 
 @pytest.mark.parametrize(
     "params,needle",
-    [(dict(split_k=1), "split_k (1) must be between 2 and 64"),
-     (dict(split_k=65), "split_k (65) must be between 2 and 64"),
+    [(dict(split_k=1), "split_k (1) must be between 2 and 128"),
+     (dict(split_k=129), "split_k (129) must be between 2 and 128"),
      (dict(bn=96), "64 columns per warpgroup"),
      (dict(bm=128, bn=128, stages=2), "stages (2) must be between 3 and 8")],
 )
@@ -189,7 +189,7 @@ def test_launch_past_the_cap_writes_c_directly(monkeypatch):
 # -- the heuristic -----------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "shape,picked",
-    [((64, 64, 65536), dict(bm=64, bn=64, split_k=64)),        # one tile: as many slices as allowed
+    [((64, 64, 65536), dict(bm=64, bn=64, split_k=128)),       # one tile: as many slices as allowed
      ((256, 256, 131072), dict(bm=128, bn=128, split_k=64)),   # 4 big tiles x 64 slices: 2 waves
      ((32, 1024, 32768), dict(bm=64, bn=128, split_k=32)),     # 64 rows waste half either way
      ((1024, 32, 32768), dict(bm=64, bn=64, split_k=16)),      # 64 columns waste half; 128 three quarters
@@ -208,7 +208,7 @@ def test_recommend_picks_wgmma_split_k_below_a_wave_of_tiles(shape, picked):
     tiles, _, slices = cfg.grid(M, N)
     assert slices == cfg.split_k and K // slices >= 256
     # one wave of blocks, unless the slice count or depth ran out first
-    assert tiles * slices >= 132 or slices == 64 or K // (2 * slices) < 256
+    assert tiles * slices >= 132 or slices == cfg.MAX_SPLIT or K // (2 * slices) < 256
 
 
 def test_recommend_keeps_wgmma_split_k_to_its_domain():

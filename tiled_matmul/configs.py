@@ -462,8 +462,11 @@ class SplitReduce:
 
 
 class SplitKField(SplitReduce):
-    """For configs with a `split_k` field (split_k, wgmma_split_k): the slice count it sets
-    (`splits`) and its rule, 2..64."""
+    """For configs with a `split_k` field (split_k, wgmma_split_k, dmma_split_k): the slice count
+    it sets (`splits`) and its rule, 2..MAX_SPLIT."""
+
+    #: most slices a config may ask for
+    MAX_SPLIT: ClassVar[int] = 64
 
     @property
     def splits(self) -> int:
@@ -476,7 +479,7 @@ class SplitKField(SplitReduce):
     def rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
         yield from super().rules(limits, dt)  # type: ignore[misc]
         split_k = self.split_k  # type: ignore[attr-defined]
-        yield (2 <= split_k <= 64, f"split_k ({split_k}) must be between 2 and 64")
+        yield (2 <= split_k <= self.MAX_SPLIT, f"split_k ({split_k}) must be between 2 and {self.MAX_SPLIT}")
 
 
 class CappedSplitK(SplitKField):

@@ -27,6 +27,10 @@ class WgmmaSplitKConfig(CappedSplitK, WgmmaConfig):
     """
 
     STRATEGY: ClassVar[str] = "wgmma_split_k"
+    #: up to 128 slices: one 64 x 64 tile with K = 65536 fills 128 SMs with 512-deep slices (H100,
+    #: scripts/probe_split128.py: 0.97x cuBLAS FP32 against 0.89x at 64 slices; 64x64x131072 1.06x
+    #: against 0.84x)
+    MAX_SPLIT: ClassVar[int] = 128
     bm: int = 64
     bn: int = 128
     stages: int = 6
