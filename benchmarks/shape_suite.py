@@ -82,14 +82,19 @@ def table(rows: list[dict], dtype: str) -> str:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dtypes", default=",".join(SUITE_DTYPES))
-    p.add_argument("--classes", default="", help="comma-separated suite classes (default: all)")
+    p.add_argument("--classes", default="",
+                   help="suite classes by the start of their names, ';'-separated (class names hold commas: "
+                        "'long K;small'); default: all")
     p.add_argument("--out", default="", help="folder for shape_suite.md")
     p.add_argument("--json", default="")
     args = p.parse_args()
     if not tm.gpu_available():
         print("shape_suite: needs a CUDA GPU (cupy.is_available() is False)", file=sys.stderr)
         return 2
-    classes = [c for c in args.classes.split(",") if c] or list(PUBLIC_SUITE)
+    wanted = [w.strip() for w in args.classes.split(";") if w.strip()]
+    classes = [c for c in PUBLIC_SUITE if any(c.startswith(w) for w in wanted)] if wanted else list(PUBLIC_SUITE)
+    if wanted and not classes:
+        p.error(f"--classes {args.classes!r} names none of the suite's classes: {list(PUBLIC_SUITE)}")
     flush = L2Flusher()
     rows = [measure_shape(cls, shape, dt, flush)
             for dt in args.dtypes.split(",") for cls in classes for shape in PUBLIC_SUITE[cls]]
