@@ -19,11 +19,8 @@ def main() -> None:
     p.add_argument("--n", type=int, default=1536)
     args = p.parse_args()
 
-    import cupy as cp
-
     import tiled_matmul as tm
-    from tiled_matmul import numerics
-    from tiled_matmul.measure import cublas_compute_type
+    from tiled_matmul import measure
 
     k = tm.kernel("wgmma_tma_tf32")
     print("| K | data | ours | cuBLAS FP32 | ratio |")
@@ -31,18 +28,8 @@ def main() -> None:
     for K in (int(x) for x in args.ks.split(",")):
         for data in ("uniform[-1,1]", "uniform[0,1]", "cancellation"):
             for seed in (7, 8):
-                a, b = (cp.asarray(x) for x in numerics.make(data, args.n, args.n, K, seed=seed))
-                a64, b64 = numerics.exact64(a), numerics.exact64(b)
-                ref, den = a64 @ b64, cp.abs(a64) @ cp.abs(b64)
-                del a64, b64
-                out = k(a, b)
-                with cublas_compute_type("fp32"):
-                    cub = cp.matmul(a, b)
-                e = numerics.componentwise_error(out, a, b, ref, den)
-                e_cub = numerics.componentwise_error(cub, a, b, ref, den)
+                e, e_cub = measure.errors_beside_cublas_fp32(k, data, args.n, args.n, K, seed=seed)
                 print(f"| {K} | {data} seed {seed} | {e:.3g} | {e_cub:.3g} | {e / e_cub:.2f} |", flush=True)
-                del a, b, ref, den, out, cub
-                cp.get_default_memory_pool().free_all_blocks()
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import numerics
+from tiled_matmul import measure, numerics
 
 from .test_gpu_gemm import ACTS  # activations as numpy computes them in float64
 
@@ -499,7 +499,6 @@ def test_auto_long_k_on_a_large_output_is_within_2x_cublas(name, K):
     import cupy as cp
 
     from tiled_matmul.heuristic import AUTO_CHAIN_K
-    from tiled_matmul.measure import cublas_compute_type
 
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     M = N = 128 * (math.isqrt(sms - 1) + 1)  # the fewest 128-row tiles squared that fill the SMs
@@ -508,18 +507,8 @@ def test_auto_long_k_on_a_large_output_is_within_2x_cublas(name, K):
     assert k.kernel_for(M, N, K).strategy.name == ("wgmma_tma_tf32" if K <= AUTO_CHAIN_K else "wgmma_split_k")
     failures = []
     for data in ("uniform[-1,1]", "uniform[0,1]", "cancellation"):
-        a, b = (cp.asarray(x) for x in numerics.make(data, M, N, K, seed=7))
-        a64, b64 = numerics.exact64(a), numerics.exact64(b)
-        ref, den = a64 @ b64, cp.abs(a64) @ cp.abs(b64)
-        del a64, b64
-        out = k(a, b)
-        with cublas_compute_type("fp32"):
-            cub = cp.matmul(a, b)
-        e = numerics.componentwise_error(out, a, b, ref, den)
-        e_cub = numerics.componentwise_error(cub, a, b, ref, den)
+        e, e_cub = measure.errors_beside_cublas_fp32(k, data, M, N, K, seed=7)
         print(f"auto long K {data} {M}x{N}x{K}: ours {e:.3g} cuBLAS {e_cub:.3g}")
         if e > 2 * e_cub:
             failures.append(f"{data}: {e:.3g} > 2 x cuBLAS {e_cub:.3g}")
-        del a, b, ref, den, out, cub
-        cp.get_default_memory_pool().free_all_blocks()
     assert not failures, "\n".join(failures)

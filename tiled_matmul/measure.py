@@ -33,6 +33,7 @@ from . import accuracy, api
 from . import precision as _precision
 from .compile import get_kernel
 from .configs import Config
+from . import numerics
 from .numerics import poison
 from .timing import L2Flusher, Timing, host_us_per_call, time_fn
 
@@ -389,6 +390,28 @@ def cublas_compute_type(kind: str, dtype: Any = "float32") -> Iterator[str]:
         yield rl.compute_type_to_str(rl.get_compute_type(dt))
     finally:
         rl.set_compute_type(dt, before)
+
+
+def errors_beside_cublas_fp32(fn: Callable[[Any, Any], Any], name: str, M: int, N: int, K: int,
+                              seed: int = 0) -> tuple[float, float]:
+    """(fn's, cuBLAS FP32's) componentwise error on data set `name` at M x N x K: float32 operands
+    on the current device, the exact float64 reference (:func:`numerics.exact64`), ``cupy.matmul``
+    with TF32 off beside ``fn(a, b)``; CuPy's memory pool is emptied after (long-K cases are
+    large)."""
+    import cupy
+
+    a, b = (cupy.asarray(x) for x in numerics.make(name, M, N, K, seed=seed))
+    a64, b64 = numerics.exact64(a), numerics.exact64(b)
+    ref, den = a64 @ b64, cupy.abs(a64) @ cupy.abs(b64)
+    del a64, b64
+    out = fn(a, b)
+    with cublas_compute_type("fp32"):
+        cub = cupy.matmul(a, b)
+    errors = (numerics.componentwise_error(out, a, b, ref, den),
+              numerics.componentwise_error(cub, a, b, ref, den))
+    del a, b, ref, den, out, cub
+    cupy.get_default_memory_pool().free_all_blocks()
+    return errors
 
 
 # ---------------------------------------------------------------------------------------------
