@@ -179,11 +179,11 @@ def test_nan_and_inf_propagate_like_cupy_matmul(name, cfg, rng):
         assert_same_nonfinite(out, cp.matmul(a, b), tol=1e-12)
 
 
-@pytest.mark.parametrize("name", ["dmma"])
+@pytest.mark.parametrize("name", ["dmma", "dmma_split_k"])
 def test_float32_is_rejected_untouched(name, rng):
     a, b = random_pair(20, 30, 40, np.float32, rng)
     out = poisoned((20, 30), np.float32)
-    with pytest.raises(ValueError, match="dmma computes float64 only, got float32"):
+    with pytest.raises(ValueError, match=f"{name} computes float64 only, got float32"):
         tm.matmul(a, b, strategy=name, out=out)
     assert bool(np.isnan(out.get()).all())
 
