@@ -12,23 +12,8 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>&1 | head -1)"
 scripts/gpu_shards.sh acol_tests tests/test_gpu_wgmma_tma_tf32_layouts.py tests/test_gpu_layouts.py \
     -k "wgmma_tma_tf32 or auto_reads_layouts or layout_read_in_place or a_column_major or direct_entry or nonfinite"
-cat > /tmp/san_acol.py <<'PY'
-import cupy as cp
-import tiled_matmul as tm
-rng = cp.random.default_rng(5)
-for (M, N, K) in ((300, 260, 200), (70, 127, 33)):
-    at = rng.uniform(-1, 1, (K, M), dtype=cp.float32)   # a = at.T: column-major
-    b = rng.uniform(-1, 1, (K, N), dtype=cp.float32)
-    c = rng.uniform(-1, 1, (M, N), dtype=cp.float32)
-    k = tm.kernel("wgmma_tma_tf32")
-    k(at.T, b)
-    k.gemm(at.T, b, c, alpha=0.5, beta=0.25, bias=c[0], activation="gelu")
-    at[3, 5] = cp.nan
-    k(at.T, b)
-cp.cuda.Device().synchronize()
-print("sanitize run done")
-PY
-scripts/gpu_sanitize.sh /tmp/san_acol.py racecheck synccheck memcheck
+# (stages=5: the kernel that writes A's big parts back into the stage after a barrier, the default then)
+scripts/gpu_sanitize.sh racecheck,synccheck,memcheck scripts/sanitize_tma_tf32.py --col a --params stages=5 --nan
 timeout 200 python3 benchmarks/transposes.py --strategies auto,wgmma_tma_tf32 --repeat 10 > "$OUT/transposes.log" 2>&1
 echo "transposes rc=$?"
 grep -E "Error|Traceback" "$OUT/transposes.log" | head -5
