@@ -205,7 +205,7 @@ def test_launch_main_then_reduce_with_the_slice_count(monkeypatch):
     assert calls[0][1] == (16, 1024, 32)
     assert calls[1][1] == (16, 1, 16) and calls[1][2] == 0x9000  # the workspace is the main kernel's C
     args = calls[2][2]
-    assert args[0].data.ptr == 0x9000 and args[1].data.ptr == 0x3000 and int(args[-1]) == 16
+    assert args[0] == 0x9000 and args[1] == 0x3000 and int(args[-1]) == 16
 
 
 def test_launch_past_the_cap_writes_c_directly(monkeypatch):
@@ -223,13 +223,14 @@ def test_reduce_vectors_are_double2():
         device = None
         name = "tm_dmma_split_k_f64_x"
 
-        def companion(self, symbol):
-            return lambda grid, block, args, stream=None: calls.append((symbol, grid, block))
+        def reduce_launcher(self, symbol):
+            return lambda grid, w, c, m, n, flags, stream, *splits: calls.append((symbol, grid, w, c, splits))
 
     c = _Ptr(0x3000)
     c.itemsize, c.dtype = 8, "float64"
-    DmmaSplitKConfig().launch_reduce(Kernel(), _Ptr(0x9000), c, 64, 64, 2, None, np.int32(4))
-    assert calls == [("reduce_dmma_split_k_f64_x", (8,), (256,))]  # 2048 vectors of 2 / 256 threads
+    DmmaSplitKConfig().launch_reduce(Kernel(), 0x9000, c, 64, 64, 2, _Ptr(0).data, np.int32(4))
+    # 2048 vectors of 2 / 256 threads
+    assert calls == [("reduce_dmma_split_k_f64_x", (8, 1, 1), 0x9000, 0x3000, (4,))]
 
 
 # -- ptxas: registers, spills, shared memory of both kernels, the table the lead reads -------------------

@@ -166,6 +166,36 @@ def test_direct_launcher_buffer_matches_the_kernel_signature():
     assert params_ptr == ctypes.addressof(params)
 
 
+def test_reduce_launcher_buffer_matches_the_reduce_signature():
+    """ReduceLauncher's 4-word buffer lays (const T* W, T* C, int M, int N, int flags, int splits)
+    out as the C ABI does, and each call hands the driver those six addresses."""
+    import ctypes
+    import threading
+
+    from tiled_matmul.compile import ReduceLauncher
+
+    class Args(ctypes.Structure):
+        _fields_ = [("W", ctypes.c_void_p), ("C", ctypes.c_void_p), ("M", ctypes.c_int), ("N", ctypes.c_int),
+                    ("flags", ctypes.c_int), ("splits", ctypes.c_int)]
+
+    assert tuple(getattr(Args, f).offset for f, _ in Args._fields_) == ReduceLauncher.OFFSETS
+    seen = []
+
+    def fake_launch(fptr, gx, gy, gz, bx, by, bz, smem, stream, params_ptr, extra):
+        params = (ctypes.c_void_p * 6).from_address(params_ptr)
+        raw = ctypes.string_at(params[0], ctypes.sizeof(Args))
+        got = Args.from_buffer_copy(raw)
+        assert [params[i] - params[0] for i in range(6)] == list(ReduceLauncher.OFFSETS)
+        seen.append(((gx, gy, gz), (bx, by, bz), stream, (got.W, got.C, got.M, got.N, got.flags, got.splits)))
+
+    launcher = ReduceLauncher.__new__(ReduceLauncher)  # no GPU: only the buffer logic
+    launcher._launch, launcher.fptr, launcher.block, launcher._tls = fake_launch, 0, (256, 1, 1), threading.local()
+    launcher((8, 1, 1), 0x9000, 0x3000, 3001, 2999, 2, 77, 16)
+    launcher((4, 1, 1), 0xA000, 0x4000, 5, 7, 0, 0)  # no splits argument (a compile-time count)
+    assert seen == [((8, 1, 1), (256, 1, 1), 77, (0x9000, 0x3000, 3001, 2999, 2, 16)),
+                    ((4, 1, 1), (256, 1, 1), 0, (0xA000, 0x4000, 5, 7, 0, 0))]
+
+
 def test_sources_mention_every_technique():
     src = tm.source("warp_tiled")
     for needle in ("cp.async.cg.shared.global", "cp.async.ca.shared.global", "cp.async.wait_group", "GROUP_M", "(size_t)"):

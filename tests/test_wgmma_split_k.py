@@ -161,8 +161,9 @@ def _fake_launch(monkeypatch, cfg, M, N, K):
         def launcher(self, grid, a, b, c, m, n, k, flags, stream):
             calls.append(("main", grid, c))
 
-        def companion(self, symbol):
-            return lambda grid, block, args, stream=None: calls.append(("reduce", symbol, args))
+        def reduce_launcher(self, symbol):
+            return lambda grid, w, c, m, n, flags, stream, *splits: calls.append(("reduce", symbol,
+                                                                                 (w, c, m, n, flags, *splits)))
 
     monkeypatch.setattr(cupy, "empty", lambda shape, dtype=None: calls.append(("empty", shape)) or _Ptr(0x9000))
     cfg.launch(Kernel(), _Ptr(0x1000), _Ptr(0x2000), _Ptr(0x3000), M, N, K, 3, _Ptr(0).data)
@@ -177,7 +178,7 @@ def test_launch_main_then_reduce_with_the_slice_count(monkeypatch):
     assert calls[1][1] == (16, 1, 16) and calls[1][2] == 0x9000  # the workspace is the main kernel's C
     symbol, args = calls[2][1], calls[2][2]
     assert symbol == "reduce_wgmma_split_k_f32_x"
-    assert args[0].data.ptr == 0x9000 and args[1].data.ptr == 0x3000 and int(args[-1]) == 16
+    assert args[0] == 0x9000 and args[1] == 0x3000 and int(args[-1]) == 16
 
 
 def test_launch_past_the_cap_writes_c_directly(monkeypatch):

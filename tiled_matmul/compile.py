@@ -85,6 +85,16 @@ class CompiledKernel:
         self.raw(grid, self.config.block(), args, shared_mem=self.smem_bytes if self.config.DYNAMIC_SMEM else 0,
                  stream=stream)
 
+    def reduce_launcher(self, symbol: str) -> "ReduceLauncher":
+        """A :class:`ReduceLauncher` for the companion kernel `symbol` (a split-K reduce, with the
+        config's REDUCE_THREADS per block), built on first use."""
+        key = "__reduce__" + symbol
+        fast = self._companions.get(key)
+        if fast is None:
+            fast = self._companions.setdefault(key, ReduceLauncher(self.companion(symbol),
+                                                                   (self.config.REDUCE_THREADS, 1, 1)))
+        return fast
+
     def companion(self, symbol: str):
         """Another `extern "C"` kernel of the same rendered source, by symbol, loaded once per
         CompiledKernel from the main kernel's cached cubin."""
@@ -143,6 +153,42 @@ class DirectLauncher:
         vals[4] = K | (flags << 32)
         bx, by, bz = self.block
         self._launch(self.fptr, grid[0], grid[1], grid[2], bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
+
+
+class ReduceLauncher:
+    """Launch a split-K reduce kernel (``kernels/_reduce.cuh.j2``: ``(const T* W, T* C, int M,
+    int N, int flags[, int splits])``) straight through ``cuLaunchKernel``, as
+    :class:`DirectLauncher` does the main kernel: a per-thread 4-word buffer (W, C, M | N << 32,
+    flags | splits << 32) and the 6 argument addresses (a kernel without `splits` reads 5). The
+    reduce launch of a split product costs what the main launch does, not a CuPy RawKernel call's
+    argument conversion."""
+
+    OFFSETS = (0, 8, 16, 20, 24, 28)
+
+    def __init__(self, raw: Any, block: tuple[int, int, int]):
+        from cupy.cuda import driver
+
+        self._launch = driver.launchKernel
+        self.fptr = raw.kernel.ptr
+        self.block = block
+        self._tls = threading.local()
+
+    def __call__(self, grid, w_ptr: int, c_ptr: int, M: int, N: int, flags: int, stream_ptr: int,
+                 *splits: int) -> None:
+        try:
+            vals, params_ptr = self._tls.bufs
+        except AttributeError:
+            vals = (ctypes.c_uint64 * 4)()
+            base = ctypes.addressof(vals)
+            params = (ctypes.c_void_p * 6)(*(base + off for off in self.OFFSETS))
+            self._tls.keep = params
+            self._tls.bufs = vals, params_ptr = (vals, ctypes.addressof(params))
+        vals[0] = w_ptr
+        vals[1] = c_ptr
+        vals[2] = M | (N << 32)
+        vals[3] = flags | ((int(splits[0]) if splits else 0) << 32)
+        bx, by, bz = self.block
+        self._launch(self.fptr, grid[0], grid[1], grid[2], bx, by, bz, 0, stream_ptr, params_ptr, 0)
 
 
 def cubin_cache_dir() -> Path:

@@ -433,16 +433,16 @@ class SplitReduce:
         prefix, so that no symbol contains the main kernel's name."""
         return "reduce_" + kernel_name.removeprefix("tm_")
 
-    def launch_reduce(self, kernel: Any, work: Any, C: Any, M: int, N: int, flags: int, stream: Any,
+    def launch_reduce(self, kernel: Any, work_ptr: int, C: Any, M: int, N: int, flags: int, stream: Any,
                       *extra: Any) -> None:
-        """C = the sum of the slices of `work` ([S, M, N]), on `stream`; `extra` are the reduce
-        kernel's arguments after flags (the slice count, where it is not a template constant)."""
-        i32 = np.int32
+        """C = the sum of the slices of the workspace at `work_ptr` ([S, M, N]), on `stream`;
+        `extra` are the reduce kernel's arguments after flags (the slice count, where it is not a
+        template constant)."""
         items = cdiv(M * N, 16 // C.itemsize) if flags & 2 else M * N
         most = device_limits(kernel.device).sm_count * self.REDUCE_BLOCKS_PER_SM
         blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), most))
-        reduce = kernel.companion(self.reduce_symbol(kernel.name))
-        reduce((blocks,), (self.REDUCE_THREADS,), (work, C, i32(M), i32(N), i32(flags), *extra), stream=stream)
+        reduce = kernel.reduce_launcher(self.reduce_symbol(kernel.name))
+        reduce((blocks, 1, 1), work_ptr, C.data.ptr, M, N, flags, stream.ptr, *extra)
 
     def launch_slices(self, kernel: Any, grid: tuple[int, int, int], A: Any, B: Any, C: Any, M: int,
                       N: int, K: int, flags: int, stream: Any, *reduce_args: Any) -> None:
@@ -455,10 +455,12 @@ class SplitReduce:
             return
         import cupy
 
-        # [batch][slices][M][N]: a batched launch (epilogue.ExLaunch) keeps each matrix's slices together
+        # [batch][slices][M][N]: a batched launch (epilogue.ExLaunch) keeps each matrix's slices
+        # together. Held until both launches are queued: freed memory goes back to the pool in
+        # stream order only from then on.
         work = cupy.empty((getattr(kernel, "batch", 1) * slices, M, N), dtype=C.dtype)
         kernel.launcher(grid, A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
-        self.launch_reduce(kernel, work, C, M, N, flags, stream, *reduce_args)
+        self.launch_reduce(kernel, work.data.ptr, C, M, N, flags, stream, *reduce_args)
 
 
 class SplitKField(SplitReduce):

@@ -366,7 +366,7 @@ class ExLaunch:
     the :class:`~tiled_matmul.compile.CompiledKernel` when a call has a batch or an epilogue.
 
     It launches like the plain kernel (``launcher(grid, a, b, c, M, N, K, flags, stream)``, and
-    ``companion(symbol)`` for the reduce kernel) with the ``TmExtra`` struct appended and the batch
+    ``reduce_launcher(symbol)`` for the reduce kernel) with the ``TmExtra`` struct appended and the batch
     count on the grid's batch axis. A main-kernel launch whose C is the call's output applies the
     epilogue (``active = 1``); one into a split-K workspace does not, and its C batch stride is the
     workspace's; the reduce kernel always applies it.
@@ -412,23 +412,20 @@ class ExLaunch:
                 ctypes.c_int(N), ctypes.c_int(K), ctypes.c_int(flags), self._struct(to_out, sc)]
         _launch(direct.fptr, self._grid(grid, self.batch_axis), direct.block, direct.smem, stream_ptr, args)
 
-    def companion(self, symbol: str):
-        """The reduce kernel of the same source, called like a cupy.RawKernel; it gets the struct
-        too and runs one grid row (y) per matrix of the batch."""
+    def reduce_launcher(self, symbol: str):
+        """The reduce kernel of the same source, launched like
+        :class:`~tiled_matmul.compile.ReduceLauncher` (``(grid, w_ptr, c_ptr, M, N, flags,
+        stream_ptr[, splits])``); it gets the struct too and runs one grid row (y) per matrix of
+        the batch."""
         fn = self.compiled.companion(symbol)
         ptr = fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr
+        block = (self.compiled.config.REDUCE_THREADS, 1, 1)
 
-        def call(grid, block, args, stream=None) -> None:
-            values = []
-            for a in args:
-                if hasattr(a, "data") and hasattr(a.data, "ptr"):
-                    values.append(ctypes.c_void_p(a.data.ptr))
-                else:
-                    values.append(ctypes.c_int(int(a)))
-            values.append(self._struct(True, self.out_batch_stride))
-            g = (tuple(grid) + (1, 1))[:3]
-            _launch(ptr, self._grid(g, 1), (tuple(block) + (1, 1))[:3], 0, stream.ptr if stream is not None else 0,
-                    values)
+        def call(grid, w_ptr: int, c_ptr: int, M: int, N: int, flags: int, stream_ptr: int, *splits: int) -> None:
+            values = [ctypes.c_void_p(w_ptr), ctypes.c_void_p(c_ptr), ctypes.c_int(M), ctypes.c_int(N),
+                      ctypes.c_int(flags), *(ctypes.c_int(int(s)) for s in splits),
+                      self._struct(True, self.out_batch_stride)]
+            _launch(ptr, self._grid(tuple(grid), 1), block, 0, stream_ptr, values)
 
         return call
 

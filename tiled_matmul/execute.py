@@ -238,15 +238,6 @@ class _At:
         self.itemsize = dtype.itemsize
 
 
-def _view(ptr: int, size: int, dtype: Any):
-    """A cupy array of `size` elements at device address `ptr`, owning nothing (the caller's
-    array or a result this module holds keeps the memory alive)."""
-    import cupy
-
-    mem = cupy.cuda.UnownedMemory(ptr, size * dtype.itemsize, None, cupy.cuda.runtime.getDevice())
-    return cupy.ndarray((size,), dtype, cupy.cuda.MemoryPointer(mem, 0))
-
-
 #: call form (see :func:`_plan_key`) -> (plan, C's shape, the result's shape, C's dtype, byte
 #: extents of a and b): what :func:`replay` needs to launch a repeated batched call
 _plans: dict[tuple, tuple] = {}
@@ -548,9 +539,8 @@ class _Plan:
             if layout_hook is not None:
                 layout_hook(la, lb, spec)
             if spec is None:
-                # C as a cupy array: a split-K config hands it to its reduce kernel, a cupy.RawKernel
                 cfg.launch(self.compiled, _At(a_ptr, self.a_dtype), _At(b_ptr, self.a_dtype),
-                           _view(c_ptr, M * N, self.c_dtype), M, N, K, flags, stream)
+                           _At(c_ptr, self.c_dtype), M, N, K, flags, stream)
                 continue
             vals = dict(self.values)
             if spec.ld:
