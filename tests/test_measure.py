@@ -91,3 +91,18 @@ def test_fresh_inputs_differ_unless_seeded(numpy_cupy):
     assert a1.dtype == np.float32 and b1.shape == (8, 8)
     assert -1 <= a1.min() and a1.max() < 1
     assert not np.array_equal(a1, a2) and np.array_equal(a3, a4)
+
+
+def test_tuner_prunes_only_slow_first_calls_above_the_floor():
+    """A first call over 3x the best median is pruned only when it is also over PRUNE_FLOOR_MS:
+    a tens-of-microseconds call is mostly host work (a split-K product's two launches), not the
+    kernel's speed."""
+    from tiled_matmul.tuner import PRUNE_FLOOR_MS, should_prune
+
+    best = types.SimpleNamespace(median_ms=0.013)
+    assert not should_prune(0.07, best, 3.0)  # 5x best, but a 70 us call: timed in full
+    assert not should_prune(5.0, None, 3.0)  # nothing to compare with yet
+    big = types.SimpleNamespace(median_ms=2.0)
+    assert should_prune(6.5, big, 3.0) and not should_prune(5.5, big, 3.0)
+    assert should_prune(PRUNE_FLOOR_MS * 1.01, types.SimpleNamespace(median_ms=0.1), 3.0)
+    assert not should_prune(PRUNE_FLOOR_MS * 0.99, types.SimpleNamespace(median_ms=0.1), 3.0)

@@ -9,7 +9,8 @@ For an M x N x K product of `dtype`, :func:`tune`
 2. measures each candidate with :mod:`tiled_matmul.measure` on one set of fresh inputs: it is run
    once into a NaN-poisoned output and checked against the float64 reference; a candidate that
    fails the check (``failed``) or cannot compile or run (``error``) is recorded and never timed;
-3. a candidate whose validated call took over `prune` times the best median so far is recorded as
+3. a candidate whose validated call took over `prune` times the best median so far (and over
+   :data:`PRUNE_FLOOR_MS`: below that, one call's time is mostly host work) is recorded as
    ``pruned`` and not timed further; the others are timed (CUDA events, L2 flushed before every
    repeat, median). What is timed is the compiled kernel launched on the checked device arrays
    (split-K's second kernel included), so Python-side argument checks do not blur the ranking of
@@ -264,6 +265,19 @@ def _no_candidates(dt: str, request: str, modes: Sequence[str], K: int, strategi
                       f"{', '.join(modes)} at K={K}) among strategies {strategies!r}")
 
 
+#: a first call shorter than this is never pruned on its time: one unflushed call of a few tens
+#: of microseconds is mostly the host's launch work (a split-K product's two launches and its
+#: workspace: 60-90 us against 13 us for an unsplit kernel whose timed median is 1.3x slower,
+#: H100, 256^3-512^3), and timing such a candidate in full costs milliseconds
+PRUNE_FLOOR_MS = 1.0
+
+
+def should_prune(probe_ms: float, best: "Record | None", prune: float) -> bool:
+    """Whether a candidate whose validated first call took `probe_ms` is dropped untimed: over
+    `prune` times the best median so far, and over :data:`PRUNE_FLOOR_MS`."""
+    return best is not None and probe_ms > max(prune * best.median_ms, PRUNE_FLOOR_MS)
+
+
 def measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None" = None, prune: float = 3.0,
                       plan: "dict | None" = None, request: str = "") -> Record:
     """Validate one candidate (at the tolerance of the mode it computes in), then (unless its
@@ -279,7 +293,7 @@ def measure_candidate(name: str, cfg: Config, sets, flush, best: "Record | None"
         v_launch = validate(launch, sets)
         if v_launch.rejected is None:
             row, v = launch, v_launch
-    if best is not None and v.probe_ms > prune * best.median_ms:
+    if should_prune(v.probe_ms, best, prune):
         return pruned(row, v, sets, f"first call {v.probe_ms:.3g} ms > {prune:g} x best {best.median_ms:.3g} ms")
     return time_validated(row, v, sets, flush, **plan)
 
