@@ -56,8 +56,12 @@ STRATEGY = Strategy.of(
         # 16-deep steps, half the barriers per slice; 2 blocks per SM (ptxas spills at 3)
         dict(bk=16, min_blocks=2, split_k=8),
         # 32 x 64 tiles of four 16 x 32 warps, 4 blocks per SM: half the padded MMAs of 64 rows
-        # where M <= 32 (decode: 32x1024x32768, 32x4096x4096)
+        # where M <= 32 (decode: 32x1024x32768, 32x4096x4096); with 2 or 4 slices, the small
+        # cubes 256^3-512^3 (0.75-0.91x cuBLAS DGEMM against 0.55-0.63x for unsplit dmma:
+        # scripts/probe_small.py)
         dict(bm=32, bn=64, bk=16, wm=16, wn=32, min_blocks=4, split_k=16),
+        dict(bm=32, bn=64, bk=16, wm=16, wn=32, min_blocks=4, split_k=4),
+        dict(bm=32, bn=64, bk=16, wm=16, wn=32, min_blocks=4, split_k=2),
         # 128 x 64 tiles, 2 blocks per SM: a quarter less L2 traffic per MMA than 64 x 64 (a 64 x 64
         # float64 tile at the DMMA peak reads 8.4 TB/s, more than L2 serves) where C has a few
         # such tiles and K many slices (256x256x131072); 8-deep steps (16 spill with an epilogue)

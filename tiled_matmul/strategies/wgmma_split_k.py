@@ -44,8 +44,12 @@ STRATEGY = Strategy.of(
     "13_wgmma_split_k.cu.j2",
     "wgmma over split_k slices of K into a workspace, then a fixed-order (deterministic) sum",
     [
-        # 64 x 64 tiles, 2 blocks per SM: the most tiles for small C (1024x32, small cubes)
+        # 64 x 64 tiles, 2 blocks per SM: the most tiles for small C (1024x32, small cubes; at
+        # 256^3-768^3, 4 or 8 slices ran 1.1-1.2x cuBLAS FP32 against 0.86-1.05x for unsplit
+        # wgmma: scripts/probe_small.py)
         dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=2),
+        dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=4),
+        dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=8),
         dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=16),
         dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=32),
         # 64 x 128: M <= 64 with wide N (32x1024)
