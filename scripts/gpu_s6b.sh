@@ -13,7 +13,7 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T0=$(date +%s)
 cp tiled_matmul/data/tuned_h100.json "$OUT/tuned_h100.json"
 SMALL="256 384 512 640 768 1024"
-{ timeout 150 python3 -m tiled_matmul tune -s $SMALL -d float64 --strategies dmma,dmma_split_k \
+{ timeout 150 python3 -m tiled_matmul tune -s $SMALL -d float64 --json "$OUT/tune_f64.json" --strategies dmma,dmma_split_k \
       --db "$OUT/tuned_h100.json" -q
   timeout 150 python3 -m tiled_matmul tune -s $SMALL -d float32 --json "$OUT/tune_f32.json" --strategies wgmma,wgmma_split_k,wgmma_tma_tf32 \
       --db "$OUT/tuned_h100.json" -q; } > "$OUT/tune.log" 2>&1
