@@ -66,5 +66,9 @@ STRATEGY = Strategy.of(
         # float64 tile at the DMMA peak reads 8.4 TB/s, more than L2 serves) where C has a few
         # such tiles and K many slices (256x256x131072); 8-deep steps (16 spill with an epilogue)
         dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=16),
+        # the same tiles at 2 and 4 slices: a C of under a wave of them with K long enough to
+        # share (128x8192x8192, 1024^3: 64-128 tiles for 264 resident blocks)
+        dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=2),
+        dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=4),
     ],
 )
