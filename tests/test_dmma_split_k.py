@@ -201,8 +201,8 @@ def test_k_slices_and_traffic(cfg):
 def test_launch_main_then_reduce_with_the_slice_count(monkeypatch):
     cfg = DmmaSplitKConfig(split_k=16)
     calls = _fake_launch(monkeypatch, cfg, 1024, 32, 32768)
-    assert [c[0] for c in calls] == ["empty", "main", "reduce"]
-    assert calls[0][1] == (16, 1024, 32)
+    assert [c[0] for c in calls] == ["alloc", "main", "reduce"]
+    assert calls[0][1] == 16 * 1024 * 32 * 4  # [16 slices][M][N] of the stand-in C (itemsize 4)
     assert calls[1][1] == (16, 1, 16) and calls[1][2] == 0x9000  # the workspace is the main kernel's C
     args = calls[2][2]
     assert args[0] == 0x9000 and args[1] == 0x3000 and int(args[-1]) == 16

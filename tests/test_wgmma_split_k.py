@@ -149,7 +149,7 @@ class _Ptr:
 
 
 def _fake_launch(monkeypatch, cfg, M, N, K):
-    """Run cfg.launch with stand-ins for the kernel and cupy.empty; return what was launched."""
+    """Run cfg.launch with stand-ins for the kernel and cupy.cuda.alloc; return what was launched."""
     import cupy
 
     calls = []
@@ -165,7 +165,7 @@ def _fake_launch(monkeypatch, cfg, M, N, K):
             return lambda grid, w, c, m, n, flags, stream, *splits: calls.append(("reduce", symbol,
                                                                                  (w, c, m, n, flags, *splits)))
 
-    monkeypatch.setattr(cupy, "empty", lambda shape, dtype=None: calls.append(("empty", shape)) or _Ptr(0x9000))
+    monkeypatch.setattr(cupy.cuda, "alloc", lambda nbytes: calls.append(("alloc", nbytes)) or _Ptr(0x9000).data)
     cfg.launch(Kernel(), _Ptr(0x1000), _Ptr(0x2000), _Ptr(0x3000), M, N, K, 3, _Ptr(0).data)
     return calls
 
@@ -173,8 +173,8 @@ def _fake_launch(monkeypatch, cfg, M, N, K):
 def test_launch_main_then_reduce_with_the_slice_count(monkeypatch):
     cfg = ENTRY.config_cls(bm=64, bn=64, stages=4, min_blocks=2, split_k=16)
     calls = _fake_launch(monkeypatch, cfg, 1024, 32, 32768)
-    assert [c[0] for c in calls] == ["empty", "main", "reduce"]
-    assert calls[0][1] == (16, 1024, 32)
+    assert [c[0] for c in calls] == ["alloc", "main", "reduce"]
+    assert calls[0][1] == 16 * 1024 * 32 * 4  # [16 slices][M][N] floats
     assert calls[1][1] == (16, 1, 16) and calls[1][2] == 0x9000  # the workspace is the main kernel's C
     symbol, args = calls[2][1], calls[2][2]
     assert symbol == "reduce_wgmma_split_k_f32_x"

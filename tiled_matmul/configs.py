@@ -20,6 +20,7 @@ Example::
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator
 
@@ -458,9 +459,9 @@ class SplitReduce:
         # [batch][slices][M][N]: a batched launch (epilogue.ExLaunch) keeps each matrix's slices
         # together. Held until both launches are queued: freed memory goes back to the pool in
         # stream order only from then on.
-        work = cupy.empty((getattr(kernel, "batch", 1) * slices, M, N), dtype=C.dtype)
-        kernel.launcher(grid, A.data.ptr, B.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
-        self.launch_reduce(kernel, work.data.ptr, C, M, N, flags, stream, *reduce_args)
+        work = cupy.cuda.alloc(getattr(kernel, "batch", 1) * slices * M * N * C.itemsize)
+        kernel.launcher(grid, A.data.ptr, B.data.ptr, work.ptr, M, N, K, flags, stream.ptr)
+        self.launch_reduce(kernel, work.ptr, C, M, N, flags, stream, *reduce_args)
 
 
 class SplitKField(SplitReduce):
@@ -510,8 +511,7 @@ class CappedSplitK(SplitKField):
 
     def grid(self, M: int, N: int) -> tuple[int, int, int]:
         """One block per (tile, slice): tiles along x, the slices the launch uses along z."""
-        bm, bn = self.tile_mn  # type: ignore[attr-defined]
-        return (cdiv(M, bm) * cdiv(N, bn), 1, self.slices(M, N))
+        return _capped_grid(self, M, N, self.WORKSPACE_CAP)
 
     def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
         """Each slice's blocks read their slice's tile_k-deep steps; the slices end on tile_k
@@ -535,6 +535,14 @@ class CappedSplitK(SplitKField):
         where the workspace cap leaves one slice, the main kernel straight into C."""
         grid = self.grid(M, N)
         self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(grid[2]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _capped_grid(cfg: CappedSplitK, M: int, N: int, cap: int) -> tuple[int, int, int]:
+    """CappedSplitK.grid, computed once per (config, M, N, cap): a split product's launch asks
+    for it on every call, and the slice rule reads the dtype and the cap each time."""
+    bm, bn = cfg.tile_mn  # type: ignore[attr-defined]
+    return (cdiv(M, bm) * cdiv(N, bn), 1, cfg.slices(M, N))
 
 
 @dataclass(frozen=True)
