@@ -354,7 +354,7 @@ def test_model_against_the_shipped_database():
     stopped pruning small split-K candidates on their host-bound first call: float64 256^3-768^3
     went to dmma_split_k, float32 256^3-512^3 to wgmma_split_k and 768^3, 1024^3 to
     wgmma_tma_tf32; then the float64 compute-bound buckets (1024^3, 3001x2999x3007, 5000x3000x1000,
-    8192x8192x128: faster dmma configs since its copy rework; 128x8192x8192: dmma_split_k at 2
+    8192x8192x128, 16384x64x4096: faster dmma configs since its copy rework; 128x8192x8192: dmma_split_k at 2
     slices; 3001x2999x3007 has an entry again). Over the 16 float64 entries of rungs the first
     tuning timed, the model's first
     pick is that rung on at least 14, more than the heuristic's (why float64 falls back to the
