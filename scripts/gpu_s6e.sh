@@ -12,11 +12,9 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T0=$(date +%s)
-NSHARD=${NSHARD:-4} SHARD_TIMEOUT=200 scripts/gpu_shards.sh gemv \
-    tests/test_gpu_gemv.py -k "deterministic or stream or unaligned or nan"
-NSHARD=${NSHARD:-4} SHARD_TIMEOUT=200 scripts/gpu_shards.sh split \
-    tests/test_gpu_gemm.py tests/test_gpu_core.py -k "split or gemv"
+NSHARD=${NSHARD:-8} SHARD_TIMEOUT=240 scripts/gpu_shards.sh tests \
+    tests/test_gpu_gemv.py tests/test_gpu_gemm.py tests/test_gpu_core.py -k "deterministic or stream or unaligned or nan or split"
 echo "== tests $(( $(date +%s) - T0 )) s"
-timeout 330 python3 benchmarks/shape_suite.py --out "$OUT" > "$OUT/suite.log" 2>&1
+timeout 300 python3 benchmarks/shape_suite.py --out "$OUT" > "$OUT/suite.log" 2>&1
 echo "== suite rc=$? $(( $(date +%s) - T0 )) s"
 grep -E "Geometric|^\| small" "$OUT/suite.log" | cut -c1-200
