@@ -194,8 +194,9 @@ def test_launch_past_the_cap_writes_c_directly(monkeypatch):
      ((256, 256, 131072), dict(bm=128, bn=128, split_k=64)),   # 4 big tiles x 64 slices: 2 waves
      ((32, 1024, 32768), dict(bm=64, bn=128, split_k=32)),     # 64 rows waste half either way
      ((1024, 32, 32768), dict(bm=64, bn=64, split_k=16)),      # 64 columns waste half; 128 three quarters
-     ((512, 512, 512), dict(bm=64, bn=64, split_k=2)),         # slices of 256 at most 2
-     ((640, 640, 640), dict(bm=64, bn=64, split_k=2)),
+     ((512, 512, 512), dict(bm=64, bn=64, split_k=4)),         # slices of K/4 = 128: 64 tiles x 4
+     ((640, 640, 640), dict(bm=64, bn=128, split_k=4)),        # 160 deep: 50 tiles x 4, 64 x 64 ties
+     ((256, 256, 256), dict(bm=64, bn=64, split_k=4)),         # 64 deep, the shallowest
      ((300, 300, 2000), dict(bm=64, bn=64, split_k=4))],
 )
 def test_recommend_picks_wgmma_split_k_below_a_wave_of_tiles(shape, picked):
@@ -207,15 +208,16 @@ def test_recommend_picks_wgmma_split_k_below_a_wave_of_tiles(shape, picked):
     assert name == "wgmma_split_k" and {k: params[k] for k in picked} == picked, params
     cfg = ENTRY.make_config(**params).validate(H100_LIMITS, "float32")
     tiles, _, slices = cfg.grid(M, N)
-    assert slices == cfg.split_k and K // slices >= 256
+    depth = max(64, min(256, K // 4))  # 256 deep, or K/4 (>= 64) for a short K
+    assert slices == cfg.split_k and K // slices >= depth
     # one wave of blocks, unless the slice count or depth ran out first
-    assert tiles * slices >= 132 or slices == cfg.MAX_SPLIT or K // (2 * slices) < 256
+    assert tiles * slices >= 132 or slices == cfg.MAX_SPLIT or K // (2 * slices) < depth
 
 
 def test_recommend_keeps_wgmma_split_k_to_its_domain():
     from tiled_matmul.heuristic import recommend
 
-    assert recommend(384, 384, 384, sms=132)[0] == "warp_tiled"  # K < 512: no two 256-deep slices
+    assert recommend(384, 384, 200, sms=132)[0] == "warp_tiled"  # K < 256: no four 64-deep slices
     assert recommend(768, 768, 768, sms=132)[0] == "wgmma"  # 144 tiles of 64 x 64 fill the SMs
     assert recommend(1, 8192, 8192, sms=132)[0] != "wgmma_split_k"  # GEMV-like: memory-bound
     assert recommend(8192, 8, 8192, sms=132)[0] != "wgmma_split_k"

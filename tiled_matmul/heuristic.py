@@ -25,11 +25,13 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   3001x2999x3007 1.34 with 112 rows, measured with 4 stages, which spill since the range guard
   and so are 3 now); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.43,
   128x8192x8192 1.13), 64 x 64 tiles from one wave of those (16384x64x4096 1.24); below that,
-  for K >= 512 and min(M, N) > 8, wgmma_split_k: K slices (>= 256 deep) on the 64 x 64, 64 x 128
+  for K >= 256 and min(M, N) > 8, wgmma_split_k: K slices (>= 256 deep, or K/4 >= 64 for a
+  shorter K) on the 64 x 64, 64 x 128
   or 128 x 128 tile that keeps the most of the GPU busy on useful work (tiles x slices reaching
   one wave where the slice depth allows; ties to the bigger tile), where the FFMA rungs below
   reached 0.18-0.77 (64x64x65536 0.18, 256x256x131072 0.50, 32x1024x32768 0.58, 512^3 and
-  640^3 on warp_tiled); GEMV-like shapes (M or N <= 8) keep to the rules below;
+  640^3 on warp_tiled) and split 64 x 64 tiles ran 1.1-1.2x at 256^3-640^3; GEMV-like shapes
+  (M or N <= 8) keep to the rules below;
 * "tf32x3" or "tf32" asked for by name: those tensor-core rules for every shape, GEMV-like and
   short-K ones included (the narrowest wgmma tile where nothing else applies);
 * on other GPUs with tf32x3 allowed: tensor_core (mma.sync 3xTF32) on 128 x 128 tiles from
@@ -70,8 +72,12 @@ _WG_SPLIT_TILES = (
     dict(bm=64, bn=128, stages=6, min_blocks=1),
     dict(bm=64, bn=64, stages=4, min_blocks=2),
 )
-#: shortest K that wgmma_split_k takes: two slices of 256
-WG_SPLIT_MIN_K = 512
+#: shallowest slice wgmma_split_k cuts: on the H100 the small cubes ran fastest on 64 x 64 tiles
+#: in 4 slices at 256^3 (64 deep: 9.6-10.5 us against 12.8-13.1 for unsplit wgmma and 11.2-12.6 for
+#: cuBLAS FP32), 4 at 384^3 and 512^3 (96 and 128 deep), 2 at 640^3 (scripts/probe_small.py)
+WG_SPLIT_MIN_SLICE = 64
+#: shortest K that wgmma_split_k takes: 256 (the smallest cube measured; 4 slices of 64)
+WG_SPLIT_MIN_K = 4 * WG_SPLIT_MIN_SLICE
 #: dmma_split_k's tiles, bigger first (ties go to the bigger one), each with its step depth, warp
 #: tile, pipeline and blocks per SM (its search space's: 0 spills)
 _DMMA_SPLIT_TILES = (
@@ -145,8 +151,17 @@ def _split_tile(M: int, N: int, K: int, sms: int, tiles_: tuple, depth: int,
 
 def _wgmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
     """wgmma_split_k's params for a C of fewer than `sms` 64 x 64 tiles (:func:`_split_tile` over
-    its 128 x 128, 64 x 128 and 64 x 64 tiles, slices >= 256 deep, up to WG_MAX_SLICES)."""
-    return _split_tile(M, N, K, sms, _WG_SPLIT_TILES, 256, WG_MAX_SLICES)
+    its 128 x 128, 64 x 128 and 64 x 64 tiles, up to WG_MAX_SLICES). Slices are at least 256 deep,
+    or K/4 for a shorter K, but never under WG_SPLIT_MIN_SLICE: a short K is cut in up to 4 (the
+    small cubes' best), a long one into slices deep enough to fill a block's pipeline.
+
+    >>> _wgmma_split(256, 256, 256, 132)
+    {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 4}
+    >>> _wgmma_split(640, 640, 640, 132)
+    {'bm': 64, 'bn': 128, 'stages': 6, 'min_blocks': 1, 'split_k': 4}
+    """
+    depth = max(WG_SPLIT_MIN_SLICE, min(256, K // 4))
+    return _split_tile(M, N, K, sms, _WG_SPLIT_TILES, depth, WG_MAX_SLICES)
 
 
 def _dmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
@@ -320,7 +335,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(256, 256, 65536)
     ('wgmma_split_k', {'bm': 128, 'bn': 128, 'stages': 3, 'min_blocks': 1, 'split_k': 64})
     >>> recommend(512, 512, 512)
-    ('wgmma_split_k', {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 2})
+    ('wgmma_split_k', {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 4})
     >>> recommend(256, 256, 65536, wgmma=False)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     >>> recommend(1, 8192, 8192)
