@@ -26,8 +26,13 @@ WIDE = (1, 3, 1000, 8192)
 
 
 def _uniform(gen, rows, cols, dtype):
-    """Device values in [-1, 1), drawn on the GPU (the largest operands here have 2^29 elements)."""
-    return (gen.random((rows, cols), dtype=np.float64) * 2 - 1).astype(dtype)
+    """Device values in [-1, 1), drawn on the GPU in `dtype` and scaled in place: the largest
+    operands here have 2^29 elements, and temporaries of that size (8 GiB of float64 at the peak,
+    as this once did) made the GEMV files run out of memory beside other test processes."""
+    x = gen.random((rows, cols), dtype=np.dtype(dtype))
+    x *= 2
+    x -= 1
+    return x
 
 
 def _shape(name, thin, K, wide):
