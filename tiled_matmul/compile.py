@@ -123,6 +123,8 @@ class DirectLauncher:
 
     #: byte offsets of the 7 kernel arguments within the 40-byte buffer
     OFFSETS = (0, 8, 16, 24, 28, 32, 36)
+    #: 8-byte words of the buffer
+    WORDS = 5
 
     def __init__(self, raw: Any, block: tuple[int, int, int], smem: int):
         from cupy.cuda import driver
@@ -134,9 +136,9 @@ class DirectLauncher:
         self._tls = threading.local()
 
     def _buffers(self):
-        vals = (ctypes.c_uint64 * 5)()
+        vals = (ctypes.c_uint64 * self.WORDS)()
         base = ctypes.addressof(vals)
-        params = (ctypes.c_void_p * 7)(*(base + off for off in self.OFFSETS))
+        params = (ctypes.c_void_p * len(self.OFFSETS))(*(base + off for off in self.OFFSETS))
         self._tls.bufs = bufs = (vals, ctypes.addressof(params), params)
         return bufs
 
@@ -155,34 +157,25 @@ class DirectLauncher:
         self._launch(self.fptr, grid[0], grid[1], grid[2], bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
 
 
-class ReduceLauncher:
+class ReduceLauncher(DirectLauncher):
     """Launch a split-K reduce kernel (``kernels/_reduce.cuh.j2``: ``(const T* W, T* C, int M,
-    int N, int flags[, int splits])``) straight through ``cuLaunchKernel``, as
-    :class:`DirectLauncher` does the main kernel: a per-thread 4-word buffer (W, C, M | N << 32,
-    flags | splits << 32) and the 6 argument addresses (a kernel without `splits` reads 5). The
-    reduce launch of a split product costs what the main launch does, not a CuPy RawKernel call's
-    argument conversion."""
+    int N, int flags[, int splits])``) as :class:`DirectLauncher` does the main kernel: a
+    per-thread 4-word buffer (W, C, M | N << 32, flags | splits << 32) and the 6 argument
+    addresses (a kernel without `splits` reads 5). The reduce launch of a split product costs what
+    the main launch does, not a CuPy RawKernel call's argument conversion."""
 
     OFFSETS = (0, 8, 16, 20, 24, 28)
+    WORDS = 4
 
     def __init__(self, raw: Any, block: tuple[int, int, int]):
-        from cupy.cuda import driver
+        super().__init__(raw, block, 0)
 
-        self._launch = driver.launchKernel
-        self.fptr = raw.kernel.ptr
-        self.block = block
-        self._tls = threading.local()
-
-    def __call__(self, grid, w_ptr: int, c_ptr: int, M: int, N: int, flags: int, stream_ptr: int,
+    def __call__(self, grid, w_ptr: int, c_ptr: int, M: int, N: int, flags: int, stream_ptr: int,  # type: ignore[override]
                  *splits: int) -> None:
         try:
-            vals, params_ptr = self._tls.bufs
+            vals, params_ptr, _ = self._tls.bufs
         except AttributeError:
-            vals = (ctypes.c_uint64 * 4)()
-            base = ctypes.addressof(vals)
-            params = (ctypes.c_void_p * 6)(*(base + off for off in self.OFFSETS))
-            self._tls.keep = params
-            self._tls.bufs = vals, params_ptr = (vals, ctypes.addressof(params))
+            vals, params_ptr, _ = self._buffers()
         vals[0] = w_ptr
         vals[1] = c_ptr
         vals[2] = M | (N << 32)
