@@ -12,12 +12,11 @@ before the GPU reaches the start event: GPU time alone). Medians of 30.
 from __future__ import annotations
 
 import argparse
-import statistics
 
 import cupy as cp
 
 import tiled_matmul as tm
-from tiled_matmul.timing import L2Flusher, host_us_per_call
+from tiled_matmul.timing import L2Flusher, host_us_per_call, time_fn
 
 SPIN = cp.RawKernel(r'''
 extern "C" __global__ void spin(long long cycles) {
@@ -27,20 +26,13 @@ extern "C" __global__ void spin(long long cycles) {
 
 
 def event_ms(fn, flush, ahead: bool, repeat: int = 30) -> float:
-    for _ in range(3):
-        fn()
-    st = cp.cuda.get_current_stream()
-    starts = [cp.cuda.Event() for _ in range(repeat)]
-    ends = [cp.cuda.Event() for _ in range(repeat)]
-    for i in range(repeat):
+    """timing.time_fn's median, the flush followed (`ahead`) by the spin kernel."""
+    def before() -> None:
         flush()
         if ahead:
             SPIN((1,), (1,), (cp.int64(400_000),))  # ~200 us at 1.98 GHz
-        starts[i].record(st)
-        fn()
-        ends[i].record(st)
-    ends[-1].synchronize()
-    return statistics.median(cp.cuda.get_elapsed_time(s, e) for s, e in zip(starts, ends))
+
+    return time_fn(lambda i: fn(), repeat=repeat, warmup=3, flush=before).median_ms
 
 
 def main() -> None:
