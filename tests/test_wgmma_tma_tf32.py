@@ -464,3 +464,22 @@ def test_layouts_compile_for_sm90a_without_spills(cfg, ex):
 @pytest.mark.parametrize("cfg,ex", LAYOUT_CASES, ids=LAYOUT_IDS)
 def test_layouts_compile_with_nvrtc(cfg, ex):
     _assert_nvrtc_compiles(render(ENTRY, cfg, "float32", ex), f"{cfg.tag()} {ex.tag()}")
+
+
+def test_consumer_turns_rendered_for_tf32x3_with_a_row_major_only():
+    """tf32x3 (A row-major, every B layout) queues the consumers' groups in turn: consumer 0
+    passes named barrier 4 (both consumers, 256 threads) after its wgmmas, consumer 1 waits there before its own; tf32 and the
+    A column-major kernel render no turns (the template says why)."""
+    x3 = render(ENTRY, ENTRY.default, "float32")
+    assert "bar.sync 4, %0;" in x3 and "bar.arrive 4, %0;" in x3
+    assert x3.count("if (consumer == 1) turn_wait();") == 1 and x3.count("if (consumer == 0) turn_pass();") == 1
+    # the wait comes before the step's wgmmas, the pass after their commit
+    body = x3[x3.index("if (consumer == 1) turn_wait();"):]
+    assert body.index("wgmma_tf32<0>(") < body.index("if (consumer == 0) turn_pass();")
+    assert body.index("wgmma_commit_group();") < body.index("if (consumer == 0) turn_pass();")
+    bcol = render(ENTRY, ENTRY.default, "float32", ExSpec("float", b_col=True, ld=True))
+    assert "bar.sync 4, %0;" in bcol
+    one = render(ENTRY, WgmmaTmaTf32Config(bm=256, passes=1, stages=4), "float32")
+    acol = render(ENTRY, ENTRY.default, "float32", ExSpec("float", a_col=True, ld=True))
+    for src in (one, acol):
+        assert "bar.sync 4," not in src and "turn_wait();" not in src
