@@ -165,8 +165,9 @@ class MatmulKernel:
         compiled = self._plans.get((dt, device))
         if compiled is None:
             compiled = self._plans.setdefault((dt, device), self.compiled(dt, device))
-        if self.config.grid(M, N)[1] > compiled_grid_limit(device):  # let the general path raise
-            return self._run(*check_operands(a, b, out), dt)
+        # (1-D grids, BATCH_AXIS 1, never use grid y for rows: no geometry to compute per call)
+        if self.config.BATCH_AXIS != 1 and self.config.grid(M, N)[1] > compiled_grid_limit(device):
+            return self._run(*check_operands(a, b, out), dt)  # let the general path raise
         cp = cupy_bindings()
         c = out if out is not None else cp.cupy.empty((M, N), dtype=a.dtype)
         flags = launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, dt.itemsize)
@@ -326,10 +327,21 @@ def kernel(strategy: str = DEFAULT_STRATEGY, *, precision: "str | None" = None,
             raise TypeError(f"strategy='auto' picks its own parameters; got {sorted(params)}")
         hit = _AUTOS.get(precision) if precision is None or isinstance(precision, str) else None
         return hit if hit is not None else AutoKernel(precision)  # AutoKernel raises for bad input
-    if precision is not None and _precision.check(precision) != "auto":
-        base = kernel(strategy, **params)
-        cfg = base.config.with_precision(precision)
-        return base if cfg is base.config else kernel(strategy, **cfg.params())
+    if precision is not None:
+        try:
+            key = (strategy, precision, tuple(sorted(params.items())))
+            hit = _PRECISION_KERNELS.get(key)
+        except TypeError:  # unhashable parameters: the checks below say what is wrong
+            key, hit = None, None
+        if hit is not None:  # a named strategy in a named mode: one dict lookup after the first call
+            return hit
+        if _precision.check(precision) != "auto":
+            base = kernel(strategy, **params)
+            cfg = base.config.with_precision(precision)
+            k = base if cfg is base.config else kernel(strategy, **cfg.params())
+            if key is not None:
+                _PRECISION_KERNELS[key] = k
+            return k
     if not params:  # a named strategy's default config: one dict lookup after the first call
         k = _DEFAULT_KERNELS.get(strategy)
         if k is None:
@@ -345,11 +357,15 @@ def kernel(strategy: str = DEFAULT_STRATEGY, *, precision: "str | None" = None,
 
 #: strategy name -> its default-config MatmulKernel
 _DEFAULT_KERNELS: dict[str, MatmulKernel] = {}
+#: (strategy, precision, sorted params) -> the MatmulKernel of that strategy in that mode
+_PRECISION_KERNELS: dict[tuple, MatmulKernel] = {}
 
 
 def _forget_strategy(name: str) -> None:
     """Drop the kernel objects of strategy `name` (it was re-registered or removed)."""
     _DEFAULT_KERNELS.pop(name, None)
+    for key in [k for k in _PRECISION_KERNELS if k[0] == name]:
+        _PRECISION_KERNELS.pop(key, None)
     _kernel_cached.cache_clear()
 
 

@@ -197,6 +197,15 @@ class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
         with its `lda`, B row-major or (``b_col``) column-major with its `ldb`. An operand TMA
         cannot address (a pitch that is not a multiple of 16 bytes, a start off a 16-byte
         boundary) is first copied on `stream` into rows padded to 16 bytes, in its own layout."""
+        if not isinstance(kernel, ExLaunch):
+            # the hot path: contiguous operands whose launch plan (checks, tensor maps, grid) is kept
+            launcher = kernel._companions.get("__tma_tf32__")
+            if launcher is not None:
+                a_ptr, b_ptr = A.data.ptr, B.data.ptr
+                plan = launcher.plans.get((a_ptr, K, b_ptr, N, M, N, K, False, False))
+                if plan is not None:
+                    launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, C.data.ptr, M, N, K, K, N, N, stream.ptr)
+                    return
         lda, ldb, a_col, b_col, extra = K, N, False, False, None
         if isinstance(kernel, ExLaunch):
             spec = kernel.spec
