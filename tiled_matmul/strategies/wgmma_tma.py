@@ -190,6 +190,14 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         product. At 3001 x 2999 x 3007 the two copies move 72 MB, a few percent of the product's
         time, where the cp.async rung on the unpadded rows runs at 0.64x cuBLAS. ValueError when
         C's item size is not this config's output's."""
+        # the hot path: contiguous operands whose launch plan (checks, tensor maps, grid) is kept
+        launcher = getattr(kernel, "_companions", {}).get("__tma__")
+        if launcher is not None:
+            a_ptr, b_ptr, c_ptr = A.data.ptr, B.data.ptr, C.data.ptr
+            plan = launcher.plans.get((a_ptr, K, b_ptr, N, c_ptr, N, M, N, K))
+            if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
+                launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, N, plan[4], stream.ptr)
+                return
         a, lda = addressable(A, M, K, stream)
         b, ldb = addressable(B, K, N, stream)
         self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
