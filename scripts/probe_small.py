@@ -2,9 +2,10 @@
 
 For each shape and candidate (cuBLAS through cupy.matmul, `auto`, the unsplit tensor-core rung
 and its split-K rung at a few slice counts): the host microseconds per call (no wait), the event
-time as the benchmarks take it (L2 flush, start event, call, end event), and the same with the host held
-ahead (a ~200 us spin kernel queued after the flush, so every launch of the call is queued
-before the GPU reaches the start event: GPU time alone). Medians of 30.
+time with the L2 flush alone before each repeat (as the benchmarks took it until the seventh
+session), and with the flush and its ~200 us spin (timing.L2Flusher's default since: every
+launch of the call is queued before the GPU reaches the start event, so GPU time alone).
+Medians of 30.
 
     PYTHONPATH=. python3 scripts/probe_small.py [--shapes 256,384,512] [--dtype float32]
 """
@@ -18,21 +19,9 @@ import cupy as cp
 import tiled_matmul as tm
 from tiled_matmul.timing import L2Flusher, host_us_per_call, time_fn
 
-SPIN = cp.RawKernel(r'''
-extern "C" __global__ void spin(long long cycles) {
-    long long t0 = clock64();
-    while (clock64() - t0 < cycles) { }
-}''', "spin")
-
-
-def event_ms(fn, flush, ahead: bool, repeat: int = 30) -> float:
-    """timing.time_fn's median, the flush followed (`ahead`) by the spin kernel."""
-    def before() -> None:
-        flush()
-        if ahead:
-            SPIN((1,), (1,), (cp.int64(400_000),))  # ~200 us at 1.98 GHz
-
-    return time_fn(lambda i: fn(), repeat=repeat, warmup=3, flush=before).median_ms
+def event_ms(fn, flush, repeat: int = 30) -> float:
+    """timing.time_fn's median with `flush` before each repeat."""
+    return time_fn(lambda i: fn(), repeat=repeat, warmup=3, flush=flush).median_ms
 
 
 def main() -> None:
@@ -40,7 +29,7 @@ def main() -> None:
     ap.add_argument("--shapes", default="256,384,512,640,768")
     ap.add_argument("--dtype", default="float64", choices=["float64", "float32"])
     args = ap.parse_args()
-    flush = L2Flusher()
+    flush, ahead = L2Flusher(ahead_us=0), L2Flusher()  # the flush alone; the flush and the spin
     cands = [("cuBLAS", None, {}), ("auto", "auto", {})]
     if args.dtype == "float64":
         cands += [("dmma64", "dmma", dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3))]
@@ -66,8 +55,8 @@ def main() -> None:
             fn()
             err = float(cp.abs(out - ref).max())
             host = host_us_per_call(fn, calls=300, wait=False)
-            ev = event_ms(fn, flush, False) * 1e3
-            gpu = event_ms(fn, flush, True) * 1e3
+            ev = event_ms(fn, flush) * 1e3
+            gpu = event_ms(fn, ahead) * 1e3
             print(f"{s:>6} {label:<16} {host:8.1f} {ev:9.1f} {gpu:8.1f}   err {err:.1e}", flush=True)
 
 

@@ -25,18 +25,42 @@ class Timing:
         return 2.0 * M * N * K / (self.median_ms * 1e-3) / 1e12 if self.median_ms > 0 else 0.0
 
 
-class L2Flusher:
-    """Writes a buffer of twice the L2 size so each timed repeat starts with a cold cache."""
+#: a one-thread kernel that holds the GPU for `cycles` SM clocks (L2Flusher's host lead)
+_SPIN_SOURCE = r"""
+extern "C" __global__ void tm_spin(long long cycles) {
+    const long long t0 = clock64();
+    while (clock64() - t0 < cycles) { }
+}"""
 
-    def __init__(self, l2_bytes: "int | None" = None):
+
+class L2Flusher:
+    """Writes a buffer of twice the L2 size so each timed repeat starts with a cold cache, then
+    (`ahead_us` > 0) queues a one-thread spin kernel that holds the GPU that long.
+
+    Why the spin: a timed call is queued right after the flush; when the host takes longer to
+    queue the call's launches than the GPU takes to write the buffer (~33 us on an H100, while a
+    split-K product's host work is 25-60 us depending on the host), the start event fires before
+    the call's kernels are queued and the events time the host, not the GPU. With the spin the
+    host is ahead by `ahead_us`, so the events bracket the call's GPU work on any host (its host
+    cost is measured on its own: benchmarks/host_overhead.py). cuBLAS rows get the same lead.
+    """
+
+    def __init__(self, l2_bytes: "int | None" = None, ahead_us: float = 200.0):
         import cupy
 
         if l2_bytes is None:
             l2_bytes = device_limits().l2_bytes
         self.buf = cupy.empty(2 * l2_bytes // 4 + 1024, dtype=cupy.float32)
+        self.spin = None
+        if ahead_us > 0:
+            khz = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["clockRate"]
+            self.cycles = cupy.int64(int(ahead_us * khz / 1000))
+            self.spin = cupy.RawKernel(_SPIN_SOURCE, "tm_spin")
 
     def __call__(self) -> None:
         self.buf.fill(0)
+        if self.spin is not None:
+            self.spin((1,), (1,), (self.cycles,))
 
 
 def time_fn(fn: Callable[[int], object], repeat: int = 20, warmup: int = 3, flush: "L2Flusher | None" = None) -> Timing:
