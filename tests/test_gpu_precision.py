@@ -77,3 +77,27 @@ def test_auto_is_ieee_below_tf32x3_min_k_and_tf32x3_above():
     high = tm.kernel("auto").kernel_for(4096, 4096, 4096)
     assert low.config.precision == "ieee"
     assert high.config.precision == "tf32x3"
+
+
+def test_exact64_widens_every_float32_bit_pattern_on_the_device():
+    """numerics.exact64 widens float32 device arrays with its own bit-level kernel (CuPy's
+    astype flushes subnormals): every pattern, subnormals, zeros of both signs, Inf and NaN
+    included, must come out as the host's float64 conversion does (NaN as NaN), and float64
+    arrays must come out as copies of themselves."""
+    import cupy
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    special = [0, 0x80000000, 1, 0x80000001, 0x7FFFFF, 0x807FFFFF, 0x800000, 0x7F7FFFFF, 0x7F800000,
+               0xFF800000, 0x7FC00000, 0x7F800001, 0xFFC00123]
+    bits = np.concatenate([rng.integers(0, 2**32, 1 << 20, dtype=np.uint64).astype(np.uint32),
+                           np.array(special, dtype=np.uint32)])
+    got = numerics.exact64(cupy.asarray(bits).view(cupy.float32)).get()
+    ref = bits.view(np.float32).astype(np.float64)
+    nan = np.isnan(ref)
+    assert np.array_equal(np.isnan(got), nan)
+    assert np.array_equal(got[~nan].view(np.uint64), ref[~nan].view(np.uint64))
+    assert (got[np.isin(bits, [1, 0x7FFFFF])] > 0).all()  # subnormals kept, not flushed
+    x64 = cupy.asarray(rng.standard_normal(1000))
+    y = numerics.exact64(x64)
+    assert y is not x64 and bool((y == x64).all())

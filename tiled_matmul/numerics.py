@@ -93,14 +93,48 @@ def device_case(name: str, K: int, seed: int = 0) -> tuple[Any, Any, Any, Any]:
 
 
 def exact64(x: Any) -> Any:
-    """`x` as float64 with its subnormal float32 values kept: on the device through the host,
-    because CuPy compiles its elementwise kernels (``astype`` included) with ``-ftz=true``, which
-    flushes float32 subnormals to zero."""
+    """`x` as a new float64 array with its subnormal float32 values kept. CuPy compiles its
+    elementwise kernels (``astype`` included) with ``-ftz=true``, which flushes float32
+    subnormals to zero; so a float32 device array is widened from its bit patterns with integer
+    and float64 operations only (:data:`_WIDEN_F32`, which ``-ftz`` leaves alone), a float64 one
+    is copied, and other dtypes go through the host."""
     if isinstance(x, np.ndarray):
         return x.astype(np.float64)
     import cupy
 
+    if x.dtype == np.float64:
+        return x.copy()
+    if x.dtype == np.float32:
+        return _widen_f32()(cupy.ascontiguousarray(x).view(np.uint32))
     return cupy.asarray(cupy.asnumpy(x).astype(np.float64))
+
+
+#: float32 bits -> the float64 of the same value: sign, exponent rebased by 1023 - 127, mantissa
+#: moved up 29 bits (Inf alike; a NaN keeps its payload and is quieted, as a conversion does);
+#: subnormals (exponent 0) as mantissa * 2^-149, exact in float64
+_WIDEN_F32 = r"""
+const unsigned int e = (u >> 23) & 0xffu;
+const unsigned long long s = (unsigned long long)(u >> 31) << 63,
+    m = (u & 0x7fffffu) | (e == 0xffu && (u & 0x7fffffu) ? 0x400000u : 0u);
+if (e == 0u) {
+    const double v = ldexp((double)m, -149);
+    y = (u >> 31) ? -v : v;
+} else {
+    y = __longlong_as_double(s | ((unsigned long long)(e == 0xffu ? 0x7ffu : e + 896u) << 52) | (m << 29));
+}
+"""
+
+
+def _widen_f32() -> Any:
+    global _WIDEN_KERNEL
+    if _WIDEN_KERNEL is None:
+        import cupy
+
+        _WIDEN_KERNEL = cupy.ElementwiseKernel("uint32 u", "float64 y", _WIDEN_F32, "tm_exact64_f32")
+    return _WIDEN_KERNEL
+
+
+_WIDEN_KERNEL: Any = None
 
 
 #: half the spacing of each result dtype's subnormals: the absolute error of rounding a result
