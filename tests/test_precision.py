@@ -244,6 +244,24 @@ def test_auto_kernels_are_kept_per_request():
     assert tm.STRATEGIES[choice.strategy].make_config(**choice.params).precision == "tf32"
 
 
+def test_named_kernels_in_a_mode_are_kept_per_strategy_mode_and_params():
+    """kernel(strategy, precision=...) is one dict lookup after the first call (the host path of
+    tm.matmul(..., strategy, precision=...)): the same object for the same request, the mode's
+    config, other params or modes their own objects; bad requests still raise every time."""
+    x3 = tm.kernel("wgmma_tma_tf32", precision="tf32x3")
+    one = tm.kernel("wgmma_tma_tf32", precision="tf32")
+    assert tm.kernel("wgmma_tma_tf32", precision="tf32x3") is x3 and tm.kernel("wgmma_tma_tf32", precision="tf32") is one
+    assert x3.config.passes == 3 and one.config.passes == 1
+    assert one.config == tm.kernel("wgmma_tma_tf32", passes=1).config
+    deep = tm.kernel("wgmma_tma_tf32", precision="tf32", stages=6)
+    assert deep is not one and deep.config.stages == 6 and deep.config.passes == 1
+    for _ in range(2):
+        with pytest.raises(ValueError, match="'ieee'"):
+            tm.kernel("wgmma_tma_tf32", precision="ieee")
+        with pytest.raises(TypeError):
+            tm.kernel("wgmma_tma_tf32", precision="tf32", stages=[6])
+
+
 # ---------------------------------------------------------------------------------------------
 # the rendered split and range guard
 # ---------------------------------------------------------------------------------------------
