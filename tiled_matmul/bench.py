@@ -293,7 +293,7 @@ def run(strategies: "Sequence[str] | str | None" = None, sizes: "Sequence[Shape]
     groups: list[tuple[Shape, DType, list[Row]]] = [(shape, d, ladder_rows[d]) for shape in shapes for d in dts]
     if tile_rows:
         groups.append((study_shape, study_dt, tile_rows))
-    total = 2 * sum(len(rows) for _, rows in groups)  # a validation and a timing step per row
+    total = 2 * sum(len(rows) for _, _, rows in groups)  # a validation and a timing step per row
     step = 0
     records: list[Record] = []
     sets: list = []
