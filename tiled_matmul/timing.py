@@ -53,7 +53,8 @@ class L2Flusher:
         self.buf = cupy.empty(2 * l2_bytes // 4 + 1024, dtype=cupy.float32)
         self.spin = None
         if ahead_us > 0:
-            khz = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["clockRate"]
+            # the SM clock's top rate (kHz); 2 GHz where the runtime no longer reports it
+            khz = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id).get("clockRate") or 2_000_000
             self.cycles = cupy.int64(int(ahead_us * khz / 1000))
             self.spin = cupy.RawKernel(_SPIN_SOURCE, "tm_spin")
 
