@@ -105,7 +105,7 @@ def exact64(x: Any) -> Any:
     if x.dtype == np.float64:
         return x.copy()
     if x.dtype == np.float32:
-        return _widen_f32()(cupy.ascontiguousarray(x).view(np.uint32))
+        return _widen_f32()(x.view(np.uint32))  # (bits: a strided copy would be integer, never flushed)
     return cupy.asarray(cupy.asnumpy(x).astype(np.float64))
 
 
