@@ -98,6 +98,12 @@ def test_exact64_widens_every_float32_bit_pattern_on_the_device():
     assert np.array_equal(np.isnan(got), nan)
     assert np.array_equal(got[~nan].view(np.uint64), ref[~nan].view(np.uint64))
     assert (got[np.isin(bits, [1, 0x7FFFFF])] > 0).all()  # subnormals kept, not flushed
+    # a strided view (every other element of a transposed matrix) widens element by element
+    grid = cupy.asarray(bits[: 1 << 16]).view(cupy.float32).reshape(256, 256).T[:, ::2]
+    wide = numerics.exact64(grid).get()
+    host = bits[: 1 << 16].view(np.float32).reshape(256, 256).T[:, ::2].astype(np.float64)
+    assert wide.shape == host.shape and np.array_equal(np.isnan(wide), np.isnan(host))
+    assert np.array_equal(wide[~np.isnan(host)], host[~np.isnan(host)])
     x64 = cupy.asarray(rng.standard_normal(1000))
     y = numerics.exact64(x64)
     assert y is not x64 and bool((y == x64).all())
