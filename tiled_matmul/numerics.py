@@ -143,17 +143,24 @@ _WIDEN_KERNEL: Any = None
 UNDERFLOW_FLOOR = {"float16": 2.0 ** -25, "bfloat16": 2.0 ** -134, "float32": 2.0 ** -150, "float64": 0.0}
 
 
+def reference(a: Any, b: Any) -> tuple[Any, Any]:
+    """(a @ b, |a| @ |b|) in float64 from the exact widening of a and b (:func:`exact64`; cupy or
+    numpy arrays): the reference and the denominator of :func:`componentwise_error`."""
+    xp = _xp(a)
+    a64, b64 = exact64(a), exact64(b)
+    return a64 @ b64, xp.abs(a64) @ xp.abs(b64)
+
+
 def componentwise_error(c: Any, a: Any, b: Any, ref: Any = None, den: Any = None, floor: float = 0.0) -> float:
     """max |c - ref| / (|a|·|b|) over the elements whose reference and denominator are finite and
     nonzero (cupy or numpy arrays; computed in float64 with the arrays' own module). `floor`
     (:data:`UNDERFLOW_FLOOR` of the result dtype) is taken off each |c - ref| first: the error
     of a result rounded into the subnormal range."""
     xp = _xp(c)
-    a64, b64 = exact64(a), exact64(b)
-    if ref is None:
-        ref = a64 @ b64
-    if den is None:
-        den = xp.abs(a64) @ xp.abs(b64)
+    if ref is None or den is None:  # (given both, a and b are not read again)
+        r, d = reference(a, b)
+        ref = r if ref is None else ref
+        den = d if den is None else den
     ok = xp.isfinite(ref) & xp.isfinite(den) & (den > 0)
     if not bool(ok.any()):
         return 0.0
