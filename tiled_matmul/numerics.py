@@ -284,5 +284,6 @@ def _xp(x: Any):
     return cupy
 
 
-__all__ = ["KS", "DATASETS", "UNIT_ROUNDOFF", "shape_for", "make", "device_case", "exact64", "componentwise_error",
+__all__ = ["KS", "DATASETS", "UNIT_ROUNDOFF", "shape_for", "make", "device_case", "exact64", "reference",
+           "componentwise_error",
            "nonfinite_mask", "poison", "bound", "half_bound", "cublas_matmul"]
