@@ -194,7 +194,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
         if launcher is not None:
             a_ptr, b_ptr, c_ptr = A.data.ptr, B.data.ptr, C.data.ptr
-            plan = launcher.plans.get((a_ptr, K, b_ptr, N, c_ptr, N, M, N, K))
+            plan = launcher.plans.get(_plan_key(a_ptr, K, b_ptr, N, c_ptr, N, M, N, K))
             if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
                 launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, N, plan[4], stream.ptr)
                 return
@@ -216,7 +216,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         if K == 0:
             zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
             return
-        key = (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
+        key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
@@ -232,6 +232,13 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             flags = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0) | (2 if cmap is not None else 0)
             plan = launcher.remember(key, (grid[0], amap, bmap, cmap if cmap is not None else amap, flags))
         launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, ldc, plan[4], stream_ptr)
+
+
+def _plan_key(a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int, M: int, N: int,
+              K: int) -> tuple:
+    """What a kept launch plan of the wgmma_tma kernel is looked up by (TmaLauncher.plans): the
+    operands' addresses and pitches and the shape (launch's hot path and launch_strided alike)."""
+    return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
 
 
 def persistent_count(tiles: int, most: int) -> int:

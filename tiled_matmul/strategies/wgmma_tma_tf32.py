@@ -202,7 +202,7 @@ class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
             launcher = kernel._companions.get("__tma_tf32__")
             if launcher is not None:
                 a_ptr, b_ptr = A.data.ptr, B.data.ptr
-                plan = launcher.plans.get((a_ptr, K, b_ptr, N, M, N, K, False, False))
+                plan = launcher.plans.get(_plan_key(a_ptr, K, b_ptr, N, M, N, K))
                 if plan is not None:
                     launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, C.data.ptr, M, N, K, K, N, N, stream.ptr)
                     return
@@ -242,7 +242,7 @@ class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
             a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
             if b_col or a_col:
                 raise ValueError("wgmma_tma_tf32: K = 0 with an epilogue is run row-major only")
-        key = (a_ptr, lda, b_ptr, ldb, M, N, K, b_col, a_col)
+        key = _plan_key(a_ptr, lda, b_ptr, ldb, M, N, K, b_col, a_col)
         launcher = kernel._companions.get("__tma_tf32__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
@@ -256,6 +256,14 @@ class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
             plan = launcher.remember(key, (grid[0], amap, bmap))
         launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc, stream_ptr, extra)
         del keep  # (the zero operands: CuPy's pool reuses them only for work queued after this launch)
+
+
+def _plan_key(a_ptr: int, lda: int, b_ptr: int, ldb: int, M: int, N: int, K: int, b_col: bool = False,
+              a_col: bool = False) -> tuple:
+    """What a kept launch plan of the wgmma_tma_tf32 kernel is looked up by (Tf32TmaLauncher.plans):
+    the operands' addresses, pitches and layouts and the shape (launch's hot path and
+    launch_strided alike)."""
+    return (a_ptr, lda, b_ptr, ldb, M, N, K, b_col, a_col)
 
 
 def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int, int, Any]:
