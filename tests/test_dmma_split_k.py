@@ -145,7 +145,7 @@ def test_source_has_both_kernels_and_the_slice(cfg):
     for needle in (f"constexpr int SPLIT_K = {cfg.split_k};", f"constexpr int REDUCE_THREADS = {cfg.REDUCE_THREADS};",
                    "typedef double T;", "typedef double2 V;", "constexpr int VEC = 2;",
                    "mma.sync.aligned.m16n8k8.row.col.f64", "int flags, int splits)",
-                   "for (int z = 1; z < splits; ++z)", "C += (size_t)blockIdx.z * M * N;",
+                   "for (int z = lane + lanes; z < splits; z += lanes)", "C += (size_t)blockIdx.z * M * N;",
                    "const int steps = (k_end - k_begin + BK - 1) / BK;",
                    "load_tile(k_begin + s * BK, s)", "load_interior(k_begin + (s + STAGES - 1) * BK,",
                    "gc < k_end", "k0 + a_c < k_end", "k0 + b_r + l * B_RSTEP < k_end"):
@@ -214,7 +214,9 @@ def test_launch_past_the_cap_writes_c_directly(monkeypatch):
 
 
 def test_reduce_vectors_are_double2():
-    """launch_reduce counts 16-byte vectors of C's element: two doubles."""
+    """launch_reduce counts 16-byte vectors of C's element, two doubles: 64 x 64 of them are 2048,
+    too few for 4 blocks per SM alone, so 4 lanes (one per slice) share each (flags' bits 8-11:
+    log2 4) over 32 blocks of 256 threads."""
     import numpy as np
 
     calls = []
@@ -224,13 +226,12 @@ def test_reduce_vectors_are_double2():
         name = "tm_dmma_split_k_f64_x"
 
         def reduce_launcher(self, symbol):
-            return lambda grid, w, c, m, n, flags, stream, *splits: calls.append((symbol, grid, w, c, splits))
+            return lambda grid, w, c, m, n, flags, stream, *splits: calls.append((symbol, grid, w, c, flags, splits))
 
     c = _Ptr(0x3000)
     c.itemsize, c.dtype = 8, "float64"
-    DmmaSplitKConfig().launch_reduce(Kernel(), 0x9000, c, 64, 64, 2, _Ptr(0).data, np.int32(4))
-    # 2048 vectors of 2 / 256 threads
-    assert calls == [("reduce_dmma_split_k_f64_x", (8, 1, 1), 0x9000, 0x3000, (4,))]
+    DmmaSplitKConfig().launch_reduce(Kernel(), 0x9000, c, 64, 64, 2, _Ptr(0).data, 4, np.int32(4))
+    assert calls == [("reduce_dmma_split_k_f64_x", (32, 1, 1), 0x9000, 0x3000, 2 | 2 << 8, (4,))]
 
 
 # -- ptxas: registers, spills, shared memory of both kernels, the table the lead reads -------------------

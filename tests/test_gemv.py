@@ -182,6 +182,25 @@ def _limits(sms):
     return dataclasses.replace(H100_LIMITS, sm_count=sms)
 
 
+def test_reduce_lanes_rule():
+    """Lanes are a power of two, at most 16 and at most the slices; more lanes only while the
+    reduce grid is under REDUCE_LANE_BLOCKS blocks per SM; and the rule is a pure function."""
+    from tiled_matmul.configs import SplitReduce
+
+    lanes = SplitReduce.reduce_lanes
+    assert lanes(2048, 32, 132) == 16 and lanes(2048, 3, 132) == 2 and lanes(2048, 1, 132) == 1
+    for items in (1, 7, 2048, 16384, 32768, 10**6, 2**24):
+        for slices in (1, 2, 3, 4, 17, 33, 64, 128):
+            n = lanes(items, slices, 132)
+            assert n & (n - 1) == 0 and 1 <= n <= 16 and (n == 1 or n <= slices), (items, slices, n)
+            blocks = -(-items * n // SplitReduce.REDUCE_THREADS)
+            if n > 1:  # doubled only from a grid under the floor
+                assert -(-items * (n // 2) // SplitReduce.REDUCE_THREADS) < 132 * SplitReduce.REDUCE_LANE_BLOCKS
+            if n < 16 and 2 * n <= slices:  # stopped doubling: the grid reached the floor
+                assert blocks >= 132 * SplitReduce.REDUCE_LANE_BLOCKS, (items, slices, n)
+            assert lanes(items, slices, 132) == n
+
+
 def test_workspace_bound_without_k():
     # the most any K could need: MAX_SPLITS slices, or what fits in MAX_WORKSPACE_BYTES
     assert GemvXbConfig().workspace_bytes(1, 8192) == 64 * 8192 * 4
@@ -216,39 +235,40 @@ def test_every_config_and_dtype_compiles_without_spills(name, cfg, dtype):
     assert "Compiling entry function 'reduce_" in rep.log
 
 
-# -- the reduce partial: 07_split_k renders exactly what it did before it moved into _reduce.cuh.j2 --
-#: sha256 of the rendered source of every split_k config, from the template before the move
+# -- the reduce partial: 07_split_k's rendered source, pinned --------------------------------------
+#: sha256 of the rendered source of every split_k config: first taken from the template before its
+#: reduce kernel moved into _reduce.cuh.j2, last when the reduce kernel took lanes (eighth session)
 SPLIT_K_SOURCES = {
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float32"):
-        "ce943b1abb8b864bbd3e7169023c10c453055d4c40293bc3e78f218b7f2ef7c5",
+        "7a169b74eccd4b34a2a98dccb9f691a74bf92e70b903cad772e7d35b70619f58",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float64"):
-        "33ea6c96d8362c62446bf5530772df7041b590ccb10518b798afd3bb97fbc52b",
+        "f3176f19333e757d15a36acbdfdc38d8e05fc8ea292759be5cc4cbd0a4c6348f",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float32"):
-        "2dec4b47a1cb69473dafe3aab070c683313aee82f0d01cacf25a97a9c68de8d8",
+        "4bbdf5f237e507ec0873fe3c5e4ab7ae60a7d00cedf89509cf3edfea970c598b",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float64"):
-        "11a6788a315d04c9fc39f088de55bcc2193a93059619a59b85151e98045103f8",
+        "7602322b170b7e5051d03ceea6f056bf9c0acfedb12a3bd4a162e9ca8b6683f2",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float32"):
-        "0c213eb2150e1e6ee1757dcc304c5d0ad43ccdd030e9e6557c28e02229ad4c4e",
+        "eb91b4162ad0c15b84f43735f4f89fd8b8e1f04f1fee24fb3d531fe7915d1ea1",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float64"):
-        "a2037816c369fb3cc685389480ed286a225e56a609ef4586933b37d2d347befa",
+        "731bf87260ca4bc48497a62824121b9537f4eb1550f8b679866ba6260ab4828a",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float32"):
-        "ac66a11ce7aaf26bf4f7c70604ff4b833705a9ec05ccc2e0bedad51215303cd9",
+        "90d086ca3ff55280680b81722bed09e77c1fc50ab3f4cf8885f5c18356059dae",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float64"):
-        "129a51565239f8c1bbc9f904ae72ebbdefd0076a7195136838215e529f774395",
+        "251c5ca16a643805b9dfa05b23b16737751d3a13eac7ebddf97d85b4e35de2d9",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float32"):
-        "80367234b9897219e4df40c93e5d8ab3e9a513cf1ac8afcaeb52769bd27d67b4",
+        "5ca7ca95beac06ba49a6c60e4924df435b766670eec04de499cc2b0477c882d4",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float64"):
-        "a8ab52df54098cda3bf935f25efec7041ad0a0620157de292e7804892d795a97",
+        "ae0f8865569c929f24a1fe80d30cf394c220a58d621c29286c314a1a1d36b988",
     ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float32"):
-        "2abfdb3080c87fdecd4237147c728a15828546aa6ee510afc0ac5f68e68ec832",
+        "4242d46c6a683cefd19e0d9d026078ba16820b0020e508a9107ba99d3b82286e",
     ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float64"):
-        "2a19c3f2c0aca0c7fbeceea13f607de6b9cc6d9cd787475a4ca045870278aaad",
+        "dfb0f9d41bdad96c28893f21a8b04965abd770381391f634568875090b2d44df",
 }
 
 
 def test_split_k_source_unchanged_by_the_reduce_partial():
-    """The hashes pin 07's rendered source as it was when its reduce kernel was written inline;
-    a deliberate change to 06/07 updates them (and should be checked for the same PTX)."""
+    """The hashes pin 07's rendered source; a deliberate change to 06, 07 or the reduce partial
+    updates them (and should be checked for the same PTX where nothing was meant to change)."""
     entry = tm.STRATEGIES["split_k"]
     seen = {}
     for cfg in entry.configs:

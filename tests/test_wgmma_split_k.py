@@ -98,7 +98,7 @@ def test_source_has_both_kernels_and_the_slice(cfg):
     sym = "wgmma_split_k_f32_" + cfg.tag()
     assert f"tm_{sym}(" in src and f"reduce_{sym}(" in src
     for needle in (f"constexpr int SPLIT_K = {cfg.split_k};", f"constexpr int REDUCE_THREADS = {cfg.REDUCE_THREADS};",
-                   f"m64n{cfg.bm}k8", "int flags, int splits)", "for (int z = 1; z < splits; ++z)",
+                   f"m64n{cfg.bm}k8", "int flags, int splits)", "for (int z = lane + lanes; z < splits; z += lanes)",
                    "gridDim.z", "C += (size_t)blockIdx.z * M * N;", "load_tile(k_begin + s * BK, s)",
                    "gc < k_end", "const int steps = (k_end - k_begin + BK - 1) / BK;",
                    "exact_tile(A + k_begin, B + (size_t)k_begin * N, C, M, N, K, k_end - k_begin,",
