@@ -98,8 +98,9 @@ LATER_CONFIGS = [("wgmma_split_k", tm.STRATEGIES["wgmma_split_k"].make_config(bm
 #: (re-taken from main just before the epilogue merge, which had the precision modes' templates;
 #: re-taken again after dmma's interior-copy loop and the half rungs, third session; and after
 #: dmma's plain interior copies took the pointer walk of its layout kernels and its K step's
-#: copies moved in among the DMMAs, branch dlay)
-PLAIN_DIGEST = "fe4a1478adec4810649504c2c783941028b2ba70cff5eecdf999f768b3bef1f4"
+#: copies moved in among the DMMAs, branch dlay; and when the split-K reduce took lanes and its
+#: launch its early start, eighth session: every non-split rung's sources unchanged by that)
+PLAIN_DIGEST = "5a6066ab6076ce11bad44ad2e3e6c7efddcf5167dfa99d7d4f4ce7dd982d6b53"
 
 SPECS = {
     "batched": lambda ct: ExSpec(ct, batched=True),

@@ -261,3 +261,53 @@ def test_recommended_configs_compile_without_spills(shape):
     cfg = tm.STRATEGIES[name].make_config(**params)
     rep = ptxas_report(name, cfg, "float32")
     assert rep.spill_stores == 0 and rep.stack_frame == 0 and cfg.tag() in rep.log, rep.log
+
+
+def test_launch_dependent_fills_cuLaunchKernelEx_as_cuda_h_lays_it_out(monkeypatch):
+    """launch_dependent hands cuLaunchKernelEx a CUlaunchConfig laid out as cuda.h declares it
+    (56 bytes: the grid, block and shared memory, the stream at 32, attrs at 40, numAttrs at 48)
+    with one 72-byte attribute, programmatic stream serialization (id 6) set to 1; and the reduce
+    kernels of split products are launched through it."""
+    import ctypes
+
+    from tiled_matmul import launch
+    from tiled_matmul.compile import ReduceLauncher
+
+    assert ctypes.sizeof(launch._LaunchConfig) == 56 and ctypes.sizeof(launch._LaunchAttribute) == 72
+    assert (launch._LaunchConfig.hStream.offset, launch._LaunchConfig.attrs.offset,
+            launch._LaunchConfig.numAttrs.offset) == (32, 40, 48)
+    assert launch._LaunchAttribute.value.offset == 8 and launch.PROGRAMMATIC_STREAM_SERIALIZATION == 6
+    seen = []
+
+    def fake(cfg_ptr, fptr, params, extra):
+        cfg = cfg_ptr._obj
+        attr = cfg.attrs[0]
+        seen.append(((cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ), (cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ),
+                     cfg.sharedMemBytes, cfg.hStream, cfg.numAttrs, attr.id, attr.value, fptr, params, extra))
+        return 0
+
+    monkeypatch.setattr(launch, "_driver_launch_ex", lambda: fake)
+    launch.launch_dependent(0x77, 8, 2, 1, 256, 1, 1, 0, 0x55, 0x1234, 0)
+    assert seen == [((8, 2, 1), (256, 1, 1), 0, 0x55, 1, 6, 1, 0x77, 0x1234, None)]
+    import inspect
+
+    assert ReduceLauncher.__init__.__globals__["launch_dependent"] is launch.launch_dependent
+    assert "self._launch = launch_dependent" in inspect.getsource(ReduceLauncher.__init__)
+
+
+def test_extras_launch_goes_to_the_driver_or_the_dependent_launch(monkeypatch):
+    """epilogue._launch (batched and epilogue launches) calls CuPy's driver.launchKernel, and for a
+    reduce kernel (dependent=True) launch.launch_dependent, with the same arguments."""
+    import ctypes
+
+    from cupy.cuda import driver
+
+    from tiled_matmul import epilogue
+
+    seen = []
+    monkeypatch.setattr(driver, "launchKernel", lambda *a: seen.append(("plain", a[:9])))
+    monkeypatch.setattr(epilogue, "launch_dependent", lambda *a: seen.append(("dependent", a[:9])))
+    args = [ctypes.c_int(3), ctypes.c_void_p(0x10)]
+    epilogue._launch(0x77, (8, 2, 1), (256, 1, 1), 0, 0x55, args)
+    epilogue._launch(0x78, (4, 1, 1), (128, 1, 1), 64, 0x56, args, dependent=True)
+    assert seen == [("plain", (0x77, 8, 2, 1, 256, 1, 1, 0, 0x55)), ("dependent", (0x78, 4, 1, 1, 128, 1, 1, 64, 0x56))]

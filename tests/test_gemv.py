@@ -4,6 +4,7 @@ nvcc, the shared reduce partial, the heuristic and `auto`'s dispatch of skinny s
 from __future__ import annotations
 
 import doctest
+import re
 import hashlib
 
 import pytest
@@ -240,29 +241,29 @@ def test_every_config_and_dtype_compiles_without_spills(name, cfg, dtype):
 #: reduce kernel moved into _reduce.cuh.j2, last when the reduce kernel took lanes (eighth session)
 SPLIT_K_SOURCES = {
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float32"):
-        "7a169b74eccd4b34a2a98dccb9f691a74bf92e70b903cad772e7d35b70619f58",
+        "132a2922daef043199c078852e7267ab37af19066dfc80222c8d272bf939bea3",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float64"):
-        "f3176f19333e757d15a36acbdfdc38d8e05fc8ea292759be5cc4cbd0a4c6348f",
+        "6b90c54cffde43b25930071c64c34d415b41488d410dffec044e7b967ebd1310",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float32"):
-        "4bbdf5f237e507ec0873fe3c5e4ab7ae60a7d00cedf89509cf3edfea970c598b",
+        "d6c2a8a2a9bec4d20eadb47816a28c11211117504b12de544ff2efb398638650",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float64"):
-        "7602322b170b7e5051d03ceea6f056bf9c0acfedb12a3bd4a162e9ca8b6683f2",
+        "c3aa59c24f0d54c753219db098e92eba8f54966a85a442c4f3b3950b7ddc8758",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float32"):
-        "eb91b4162ad0c15b84f43735f4f89fd8b8e1f04f1fee24fb3d531fe7915d1ea1",
+        "e9c7479d839e90751e99a6ee2d9e08ca6eeaa78b446f3c9a70f6d44d73c2f5d7",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float64"):
-        "731bf87260ca4bc48497a62824121b9537f4eb1550f8b679866ba6260ab4828a",
+        "dffb977d3f4695b350a73beb9b77bef692e3cf658ae5e47bd450bbd9a188d42e",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float32"):
-        "90d086ca3ff55280680b81722bed09e77c1fc50ab3f4cf8885f5c18356059dae",
+        "30a30c9cde3cf36701f42e1101138f070ac4677c869888989776a510e71d8f8a",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float64"):
-        "251c5ca16a643805b9dfa05b23b16737751d3a13eac7ebddf97d85b4e35de2d9",
+        "0729ed02adbc0fd31988af96a577b45b7c258b15536647477c11d90681060146",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float32"):
-        "5ca7ca95beac06ba49a6c60e4924df435b766670eec04de499cc2b0477c882d4",
+        "b7d809269127c390f1692d56274ab9031121059b4c24f378ed6ecf9ae28d7dcf",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float64"):
-        "ae0f8865569c929f24a1fe80d30cf394c220a58d621c29286c314a1a1d36b988",
+        "7ce625e799599423369a50c2887778ab0632eb8bd778caae4782fab314d2f66d",
     ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float32"):
-        "4242d46c6a683cefd19e0d9d026078ba16820b0020e508a9107ba99d3b82286e",
+        "27f9cb026cc236a52671e5064ad4a0871801b7d8553f8aad9339cd93977d51df",
     ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float64"):
-        "dfb0f9d41bdad96c28893f21a8b04965abd770381391f634568875090b2d44df",
+        "dbf566aabd01db47a0bb4ba0ec260807d18503a0a8b17bc35e22344e73a6394e",
 }
 
 
@@ -280,10 +281,18 @@ def test_split_k_source_unchanged_by_the_reduce_partial():
 def test_reduce_partial_is_shared():
     from tiled_matmul.render import templates_dir
 
-    for template in ("07_split_k.cu.j2", "10_gemv_xb.cu.j2", "11_gemv_ax.cu.j2"):
+    for template in ("07_split_k.cu.j2", "10_gemv_xb.cu.j2", "11_gemv_ax.cu.j2", "13_wgmma_split_k.cu.j2",
+                     "17_dmma_split_k.cu.j2"):
         text = (templates_dir() / template).read_text()
-        assert 'import split_reduce with context' in text and "{{ split_reduce(" in text, template
+        assert re.search(r"import (launch_dependents, )?split_reduce with context", text), template
+        assert "{{ split_reduce(" in text, template
         assert "REDUCE_THREADS = " not in text, template  # the constant comes with the partial
+    # every kernel that writes a workspace lets its reduce start early, and only those
+    for name in ("split_k", "gemv_xb", "gemv_ax", "wgmma_split_k", "dmma_split_k", "warp_tiled", "wgmma", "dmma"):
+        src = tm.source(name)
+        split = name not in ("warp_tiled", "wgmma", "dmma")
+        assert src.count("griddepcontrol.launch_dependents;") == int(split), name
+        assert src.count("griddepcontrol.wait;") == int(split), name
 
 
 # -- the heuristic and auto --------------------------------------------------------------------

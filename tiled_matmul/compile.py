@@ -23,6 +23,7 @@ from typing import Any
 from .configs import Config
 from .dtypes import FLOAT32, DType, as_dtype
 from .epilogue import ExSpec
+from .launch import launch_dependent
 from . import registry
 from .registry import Strategy, get
 from .render import kernel_name, render
@@ -169,6 +170,7 @@ class ReduceLauncher(DirectLauncher):
 
     def __init__(self, raw: Any, block: tuple[int, int, int]):
         super().__init__(raw, block, 0)
+        self._launch = launch_dependent
 
     def __call__(self, grid, w_ptr: int, c_ptr: int, M: int, N: int, flags: int, stream_ptr: int,  # type: ignore[override]
                  *splits: int) -> None:

@@ -33,6 +33,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from .launch import launch_dependent
+
 #: activation name -> what it computes (the C is in kernels/_epilogue.cuh.j2)
 ACTIVATIONS: dict[str, str] = {
     "relu": "max(x, 0) (NaN stays NaN)",
@@ -425,18 +427,23 @@ class ExLaunch:
             values = [ctypes.c_void_p(w_ptr), ctypes.c_void_p(c_ptr), ctypes.c_int(M), ctypes.c_int(N),
                       ctypes.c_int(flags), *(ctypes.c_int(int(s)) for s in splits),
                       self._struct(True, self.out_batch_stride)]
-            _launch(ptr, self._grid(tuple(grid), 1), block, 0, stream_ptr, values)
+            _launch(ptr, self._grid(tuple(grid), 1), block, 0, stream_ptr, values, dependent=True)
 
         return call
 
 
-def _launch(fptr: int, grid, block, smem: int, stream_ptr: int, args: list) -> None:
-    """cuLaunchKernel with each argument's bytes in `args` (ctypes values, kept alive here)."""
-    from cupy.cuda import driver
-
+def _launch(fptr: int, grid, block, smem: int, stream_ptr: int, args: list, dependent: bool = False) -> None:
+    """cuLaunchKernel with each argument's bytes in `args` (ctypes values, kept alive here); a
+    `dependent` launch (a split product's reduce kernel) goes through
+    :func:`tiled_matmul.launch.launch_dependent`."""
     params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(a) for a in args))
-    driver.launchKernel(fptr, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, stream_ptr,
-                        ctypes.addressof(params), 0)
+    if dependent:
+        launch = launch_dependent
+    else:
+        from cupy.cuda import driver
+
+        launch = driver.launchKernel
+    launch(fptr, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, stream_ptr, ctypes.addressof(params), 0)
 
 
 __all__ = ["ACTIVATIONS", "ExSpec", "UserArray", "ExLaunch", "check_expression", "check_array_name",

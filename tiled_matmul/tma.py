@@ -25,7 +25,8 @@ import ctypes
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+
+from . import libcuda
 
 #: CUtensorMapDataType values (cuda.h) for the element types the kernels copy
 DATA_TYPE: dict[str, int] = {"float16": 6, "float32": 7, "float64": 8, "bfloat16": 9, "tfloat32": 11}
@@ -107,27 +108,12 @@ def tiled_2d(*, address: int, rows: int, cols: int, pitch: int, itemsize: int, d
 # ---------------------------------------------------------------------------------------------
 # encoding (needs the CUDA driver)
 # ---------------------------------------------------------------------------------------------
-_encode_fn: Any = None
-_encode_lock = threading.Lock()
-
-
 def _driver_encode():
     """``cuTensorMapEncodeTiled`` from libcuda.so.1, typed (loaded once)."""
-    global _encode_fn
-    if _encode_fn is None:
-        with _encode_lock:
-            if _encode_fn is None:
-                try:
-                    lib = ctypes.CDLL("libcuda.so.1")
-                except OSError as exc:
-                    raise RuntimeError(f"TMA tensor maps need the CUDA driver (libcuda.so.1): {exc}") from None
-                fn = lib.cuTensorMapEncodeTiled
-                u32, u64p, u32p = ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
-                fn.argtypes = [ctypes.c_void_p, ctypes.c_int, u32, ctypes.c_void_p, u64p, u64p, u32p, u32p,
-                               ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
-                fn.restype = ctypes.c_int
-                _encode_fn = fn
-    return _encode_fn
+    u32, u64p, u32p = ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
+    return libcuda.function("cuTensorMapEncodeTiled",
+                            [ctypes.c_void_p, ctypes.c_int, u32, ctypes.c_void_p, u64p, u64p, u32p, u32p,
+                             ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int], purpose="TMA tensor maps")
 
 
 def encode(args: TiledArgs) -> bytes:
