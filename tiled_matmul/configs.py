@@ -409,9 +409,10 @@ class TF32Modes:
 class SplitReduce:
     """For configs whose kernel can write K slices to a [S, M, N] workspace: the slice depth, the
     launch of the slices, and the reduce kernel of ``kernels/_reduce.cuh.j2`` (a companion symbol
-    of the same rendered source), which sums the slices in the fixed order 0..S-1, so the result
-    is bit-identical from run to run. Listed before the config base it extends, so that its
-    methods come first."""
+    of the same rendered source), which sums the slices in a fixed order (:meth:`reduce_lanes`),
+    so the result is bit-identical from run to run; it is launched as the slices' dependent
+    (:func:`tiled_matmul.launch.launch_dependent`). Listed before the config base it extends, so
+    that its methods come first."""
 
     #: threads per block of the reduce kernel
     REDUCE_THREADS: ClassVar[int] = 256

@@ -17,8 +17,8 @@ class DmmaSplitKConfig(CappedSplitK, DmmaConfig):
     64x64x65536, 32x1024x32768, 64x8192x8192): 32 x 64, 64 x 64 and 128 x 64 tiles.
 
     Each slice writes its partial product to a [slices, M, N] float64 workspace with plain stores;
-    a second kernel adds the slices in the fixed order 0..slices-1, so the result is bit-identical
-    from run to run (no atomics). The products and sums are FP64 FMAs and adds, so Inf and NaN
+    a second kernel adds the slices in a fixed order (SplitReduce.reduce_lanes), so the result is
+    bit-identical from run to run (no atomics). The products and sums are FP64 FMAs and adds, so Inf and NaN
     propagate as through dmma's single chain. :meth:`launch` does both launches. Operand layouts
     (column-major A or B, leading dimensions), batches and epilogues are dmma's (the epilogue
     runs in the reduce kernel).

@@ -16,8 +16,8 @@ class SplitKConfig(SplitKField, WarpTiledConfig):
     """warp_tiled with K cut into `split_k` slices (blockIdx.z), for small M·N with long K.
 
     Each slice writes its partial product to a [split_k, M, N] workspace with plain stores; a
-    second kernel adds the slices in the fixed order 0..split_k-1, so the result is bit-identical
-    from run to run (no atomics). :meth:`launch` does both launches.
+    second kernel adds the slices in a fixed order (SplitReduce.reduce_lanes), so the result is
+    bit-identical from run to run (no atomics). :meth:`launch` does both launches.
     """
 
     STRATEGY: ClassVar[str] = "split_k"

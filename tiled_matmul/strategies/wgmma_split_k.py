@@ -16,8 +16,8 @@ class WgmmaSplitKConfig(CappedSplitK, WgmmaConfig):
     with wgmma tiles while K is long (64x64x65536, 32x1024x32768, 512^3).
 
     Each slice writes its partial product to a [slices, M, N] float32 workspace with plain stores;
-    a second kernel adds the slices in the fixed order 0..slices-1, so the result is bit-identical
-    from run to run (no atomics). A block whose partial holds an Inf or NaN recomputes its slice
+    a second kernel adds the slices in a fixed order (SplitReduce.reduce_lanes), so the result is
+    bit-identical from run to run (no atomics). A block whose partial holds an Inf or NaN recomputes its slice
     with FMAs, as wgmma recomputes its tile. :meth:`launch` does both launches.
 
     The workspace is capped at WORKSPACE_CAP bytes (:class:`~tiled_matmul.configs.CappedSplitK`):

@@ -1,0 +1,43 @@
+"""The compute-sanitizer workload of the split-K products: each split rung on a shape that splits
+(with lanes and without), a batched epilogue through the reduce, results checked against a float64
+product. Prints "sanitize run done" last (scripts/gpu_sanitize.sh greps it).
+
+    compute-sanitizer --tool racecheck python3 scripts/sanitize_split.py
+"""
+
+from __future__ import annotations
+
+import cupy as cp
+import numpy as np
+
+import tiled_matmul as tm
+
+CASES = [  # (strategy, params, M, N, K, dtype)
+    ("gemv_xb", dict(mt=1), 1, 2048, 8192, "float32"),   # 16 lanes in the reduce
+    ("gemv_ax", dict(nt=1), 300, 1, 16384, "float64"),
+    ("wgmma_split_k", dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=8), 64, 64, 8192, "float32"),
+    ("dmma_split_k", dict(split_k=4), 129, 127, 1000, "float64"),  # ragged, element path
+    ("split_k", dict(split_k=4), 256, 256, 1024, "float32"),       # many outputs: one lane
+]
+
+
+def main() -> None:
+    gen = cp.random.default_rng(1)
+    for name, params, M, N, K, dtype in CASES:
+        a = gen.random((M, K), dtype=np.dtype(dtype)) * 2 - 1
+        b = gen.random((K, N), dtype=np.dtype(dtype)) * 2 - 1
+        c = tm.matmul(a, b, strategy=name, **params)
+        assert tm.check(c, a, b).passed, name
+        print(name, "ok", flush=True)
+    a = gen.random((3, 64, 4096), dtype=np.float64) * 2 - 1
+    b = gen.random((3, 4096, 64), dtype=np.float64) * 2 - 1
+    bias = gen.random(64, dtype=np.float64)
+    c = tm.gemm(a, b, bias=bias, activation="relu", strategy="dmma_split_k", split_k=4)
+    ref = cp.maximum(cp.matmul(a, b) + bias, 0)
+    assert float(cp.abs(c - ref).max()) < 1e-10 * 4096
+    cp.cuda.Device().synchronize()
+    print("sanitize run done", flush=True)
+
+
+if __name__ == "__main__":
+    main()
