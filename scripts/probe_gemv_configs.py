@@ -1,0 +1,61 @@
+"""GEMV configs outside the search space, on the GEMV rows still under cuBLAS or under 88% of copy
+bandwidth: each candidate's median against cupy.matmul's and a device copy's in the same run (CUDA
+events, L2 flushed with the host lead). Invalid configs (the rules' register budget) are listed
+and skipped.
+
+    PYTHONPATH=. python3 scripts/probe_gemv_configs.py
+"""
+
+from __future__ import annotations
+
+import cupy as cp
+
+import tiled_matmul as tm
+from tiled_matmul.timing import L2Flusher, time_fn
+
+XB = [dict(mt=1), dict(mt=2), dict(mt=2, unroll=4, min_blocks=4), dict(mt=1, unroll=4, min_blocks=4),
+      dict(mt=2, unroll=8, min_blocks=4), dict(threads=128, mt=2, unroll=8, min_blocks=4),
+      dict(threads=128, mt=1, unroll=16, min_blocks=4), dict(threads=512, mt=1, unroll=8, min_blocks=1),
+      dict(mt=4, unroll=4, min_blocks=4), dict(mt=8, unroll=2, min_blocks=4), dict(mt=8, unroll=4)]
+AX = [dict(nt=8, rows=4, unroll=1), dict(nt=8, rows=4, unroll=1, min_blocks=4), dict(nt=8, rows=2, unroll=1, min_blocks=4),
+      dict(nt=8, rows=2, unroll=2, min_blocks=4), dict(nt=8, rows=1, unroll=2, min_blocks=4),
+      dict(nt=8, rows=4, unroll=2, min_blocks=2), dict(nt=4, rows=4, unroll=1, min_blocks=4),
+      dict(nt=8, rows=2, unroll=1, min_blocks=3)]
+CASES = [("gemv_xb", 2, 8192, 8192, "float64", XB), ("gemv_xb", 8, 8192, 8192, "float32", XB),
+         ("gemv_xb", 1, 4096, 16384, "float32", XB), ("gemv_xb", 8, 8192, 8192, "float64", XB),
+         ("gemv_ax", 8192, 8, 8192, "float64", AX), ("gemv_ax", 8192, 8, 8192, "float32", AX)]
+
+
+def med_us(fn, flush) -> float:
+    return time_fn(lambda i: fn(), repeat=15, warmup=3, flush=flush).median_ms * 1e3
+
+
+def main() -> None:
+    flush = L2Flusher()
+    for name, M, N, K, dt, cands in CASES:
+        a = cp.random.uniform(-1, 1, (M, K)).astype(dt)
+        b = cp.random.uniform(-1, 1, (K, N)).astype(dt)
+        c = cp.empty((M, N), dtype=dt)
+        nbytes = a.nbytes + b.nbytes + c.nbytes
+        src, dst = cp.empty(nbytes, cp.uint8), cp.empty(nbytes, cp.uint8)
+        copy_gbs = 2 * nbytes / med_us(lambda: dst.data.copy_from_device_async(src.data, nbytes), flush) / 1e3
+        cublas = med_us(lambda: cp.matmul(a, b, out=c), flush)
+        auto = med_us(lambda: tm.matmul(a, b, out=c), flush)
+        pick = tm.kernel("auto").kernel_for(M, N, K, dt)
+        print(f"{M}x{N}x{K} {dt}: cuBLAS {cublas:.1f} us; auto {auto:.1f} us ({cublas / auto:.3f}x, "
+              f"{100 * nbytes / auto / 1e3 / copy_gbs:.1f}% of copy) = {pick.strategy} {pick.config.params()}", flush=True)
+        for params in cands:
+            try:
+                k = tm.kernel(name, **params)
+            except ValueError as exc:
+                print(f"    {params}: invalid ({str(exc)[:80]})")
+                continue
+            k(a, b, out=c)
+            ok = tm.check(c, a, b).passed
+            t = med_us(lambda: k(a, b, out=c), flush)
+            print(f"    {str(params):<60} {t:7.1f} us  {cublas / t:.3f}x  {100 * nbytes / t / 1e3 / copy_gbs:5.1f}%"
+                  f"  {'ok' if ok else 'WRONG'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
