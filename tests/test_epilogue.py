@@ -93,6 +93,10 @@ LATER = ("wgmma_tma", "wgmma_tma_tf32", "dmma_split_k")
 #: wgmma_split_k tiles at 4 and 8 slices, for the small cubes)
 LATER_CONFIGS = [("wgmma_split_k", tm.STRATEGIES["wgmma_split_k"].make_config(bm=64, bn=64, stages=4, min_blocks=2,
                                                                              split_k=s).params()) for s in (4, 8)]
+#: (eighth session: dmma's small tiles for the small cubes unsplit)
+LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
+                  for p in (dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
+                            dict(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=2))]
 
 #: sha256 over every (strategy, config, dtype)'s plain source, in ALL's order, before epilogues
 #: (re-taken from main just before the epilogue merge, which had the precision modes' templates;

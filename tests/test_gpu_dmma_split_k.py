@@ -197,8 +197,9 @@ def test_heuristic_picks_run_and_are_correct(name, rng):
 @pytest.mark.parametrize("name", NAME)
 def test_auto_on_the_float64_suite_shapes(name, fresh_tunedb, monkeypatch, rng):
     """`auto` on the small, long-K and decode float64 shapes: without the shipped database (the
-    cost model's fallback) it runs dmma_split_k on a 132-SM GPU, and with it (as shipped) whatever
-    the database names; both correct, within 4x cuBLAS's error per element."""
+    cost model's fallback) it runs dmma_split_k on a 132-SM GPU (256^3: dmma's 32 x 32 tiles
+    unsplit), and with it (as shipped) whatever the database names; both correct, within 4x
+    cuBLAS's error per element."""
     from tiled_matmul import dispatch
 
     sms = tm.device_limits().sm_count
@@ -209,7 +210,8 @@ def test_auto_on_the_float64_suite_shapes(name, fresh_tunedb, monkeypatch, rng):
         for M, N, K in SUITE:
             choice = tm.kernel("auto").resolve(M, N, K, "float64")
             if not shipped and sms == 132:
-                assert choice.strategy == name, ((M, N, K), choice)
+                want = "dmma" if (M, N, K) == (256, 256, 256) else name
+                assert choice.strategy == want, ((M, N, K), choice)
             a, b = random_pair(M, N, K, np.float64, rng)
             out = poisoned((M, N), np.float64)
             assert tm.matmul(a, b, out=out) is out

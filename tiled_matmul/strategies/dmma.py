@@ -126,5 +126,10 @@ STRATEGY = Strategy.of(
         # bk 16 spills here once the interior-copy loop is instantiated beside the general one
         dict(bm=64, bn=128, bk=8, wm=64, wn=32, stages=4, min_blocks=2),
         dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3),
+        # the small cubes unsplit, as cuBLAS runs them (scripts/probe_cublas_kernels.py: 32 x 32 x 32
+        # tiles in 5 stages at 256^3, 64 x 64 x 16 in 4 at 640^3; probe_dmma_configs.py: 256^3 8.3 us
+        # against 9.4 split, 640^3 24.4 against 27.4 at min_blocks 3, H100; at 3 ptxas spills it here)
+        dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
+        dict(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=2),
     ],
 )

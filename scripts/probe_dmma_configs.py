@@ -1,0 +1,58 @@
+"""dmma configs shaped like the kernels cuBLAS runs for float64 (scripts/probe_cublas_kernels.py:
+128x64x16 tiles with 2x2 warps at 4096³, 64x128x32 with 2x4 warps at 3001x2999x3007, 32x32x32 at
+256³, 64x64x16 at 640³; cuBLAS's tile is ours transposed, as it computes C^T = B^T A^T), against
+auto's pick and cupy.matmul in the same run (CUDA events, L2 flushed with the host lead, medians).
+
+    PYTHONPATH=. python3 scripts/probe_dmma_configs.py
+"""
+
+from __future__ import annotations
+
+import cupy as cp
+
+import tiled_matmul as tm
+from tiled_matmul.timing import L2Flusher, time_fn
+
+BIG = [dict(bm=64, bn=128, bk=16, wm=32, wn=64, stages=3, min_blocks=2),
+       dict(bm=64, bn=128, bk=16, wm=32, wn=64, stages=4, min_blocks=2),
+       dict(bm=128, bn=64, bk=32, wm=32, wn=32, stages=3, min_blocks=1),
+       dict(bm=128, bn=64, bk=16, wm=32, wn=32, stages=3, min_blocks=1),
+       dict(bm=64, bn=128, bk=32, wm=32, wn=64, stages=3, min_blocks=1)]
+SMALL = [dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
+         dict(bm=32, bn=32, bk=16, wm=16, wn=16, stages=5, min_blocks=4),
+         dict(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=3)]
+CASES = [((4096, 4096, 4096), BIG), ((2048, 2048, 2048), BIG), ((3001, 2999, 3007), BIG),
+         ((5000, 3000, 1000), BIG), ((1024, 1024, 1024), BIG + SMALL), ((8192, 8192, 128), BIG),
+         ((256, 256, 256), SMALL), ((640, 640, 640), SMALL + BIG[:1]), ((768, 768, 768), SMALL + BIG[:1])]
+
+
+def med_us(fn, flush, repeat) -> float:
+    return time_fn(lambda i: fn(), repeat=repeat, warmup=3, flush=flush).median_ms * 1e3
+
+
+def main() -> None:
+    flush = L2Flusher()
+    for (M, N, K), cands in CASES:
+        a = cp.random.uniform(-1, 1, (M, K))
+        b = cp.random.uniform(-1, 1, (K, N))
+        c = cp.empty((M, N))
+        rep = 9 if M * N * K >= 2**34 else 21
+        cublas = med_us(lambda: cp.matmul(a, b, out=c), flush, rep)
+        auto = med_us(lambda: tm.matmul(a, b, out=c), flush, rep)
+        pick = tm.kernel("auto").kernel_for(M, N, K, "float64")
+        print(f"{M}x{N}x{K}: cuBLAS {cublas:.1f} us; auto {auto:.1f} us ({cublas / auto:.3f}x) = {pick.strategy} "
+              f"{pick.config.params()}", flush=True)
+        for params in cands:
+            try:
+                k = tm.kernel("dmma", **params)
+            except ValueError as exc:
+                print(f"    {params}: invalid ({str(exc)[:80]})")
+                continue
+            k(a, b, out=c)
+            ok = tm.check(c, a, b).passed
+            t = med_us(lambda: k(a, b, out=c), flush, rep)
+            print(f"    {str(params):<72} {t:9.1f} us  {cublas / t:.3f}x  {'ok' if ok else 'WRONG'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
