@@ -241,29 +241,29 @@ def test_every_config_and_dtype_compiles_without_spills(name, cfg, dtype):
 #: reduce kernel moved into _reduce.cuh.j2, last when the reduce kernel took lanes (eighth session)
 SPLIT_K_SOURCES = {
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float32"):
-        "132a2922daef043199c078852e7267ab37af19066dfc80222c8d272bf939bea3",
+        "231bf06517073c0107844ab8101145a00ba28a1d72de0321206a0578241aa93b",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k8", "float64"):
-        "6b90c54cffde43b25930071c64c34d415b41488d410dffec044e7b967ebd1310",
+        "6a59194a5bff6b2504a8615ecd452f24e99106f5b22311f35237498d49c7d344",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float32"):
-        "d6c2a8a2a9bec4d20eadb47816a28c11211117504b12de544ff2efb398638650",
+        "797b7a8814929168cab3173497ee0df4d90a2dd863e0eabe5943393a7dc768bb",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k4", "float64"):
-        "c3aa59c24f0d54c753219db098e92eba8f54966a85a442c4f3b3950b7ddc8758",
+        "b5e78caa6d9f3f5037b973186498ad39370fd250448e0c709e0618a7564499c4",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float32"):
-        "e9c7479d839e90751e99a6ee2d9e08ca6eeaa78b446f3c9a70f6d44d73c2f5d7",
+        "b180b23159c83aa6cfc258891e157204937f10f452022131d3c651cd98273d31",
     ("bm64_bn64_bk8_wm32_wn32_tm4_tn8_stages4_group_m8_min_blocks4_split_k16", "float64"):
-        "dffb977d3f4695b350a73beb9b77bef692e3cf658ae5e47bd450bbd9a188d42e",
+        "f2554934a2b2099d82b8b9560ae4ecd177bb9efda0cde82b3fa30a2dfa99730a",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float32"):
-        "30a30c9cde3cf36701f42e1101138f070ac4677c869888989776a510e71d8f8a",
+        "3452998ef75511faf0cf9b93ac4786bff8925d82f2cbbc6075e39e1ba93351a0",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4", "float64"):
-        "0729ed02adbc0fd31988af96a577b45b7c258b15536647477c11d90681060146",
+        "cc15d47c45acedd8f5b9aa07003d51c8d0a723b4305eca719591f44f80fdbcd8",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float32"):
-        "b7d809269127c390f1692d56274ab9031121059b4c24f378ed6ecf9ae28d7dcf",
+        "6fe1b5dee4d20f605d03ddb7eb9117d4372ba60476c7ca2a36739af8f1fee4ba",
     ("bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16", "float64"):
-        "7ce625e799599423369a50c2887778ab0632eb8bd778caae4782fab314d2f66d",
+        "8207c48cf9a2e6d5a92516d6e9fc6f7fe57eec91858e2c6d8118d55fdb12c615",
     ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float32"):
-        "27f9cb026cc236a52671e5064ad4a0871801b7d8553f8aad9339cd93977d51df",
+        "4f1d7feeebbe4ca5c1699d0b017d3c326b4b27130f2f9611f12fcfe3147690da",
     ("bm64_bn128_bk8_wm32_wn64_tm8_tn8_stages4_group_m8_min_blocks3_split_k8", "float64"):
-        "dbf566aabd01db47a0bb4ba0ec260807d18503a0a8b17bc35e22344e73a6394e",
+        "663b4693daad0e75aa5327927e51cf8a903eda7e80b776e40e1a0ea8c8b08514",
 }
 
 
