@@ -289,10 +289,14 @@ def test_launch_dependent_fills_cuLaunchKernelEx_as_cuda_h_lays_it_out(monkeypat
     monkeypatch.setattr(launch, "_driver_launch_ex", lambda: fake)
     launch.launch_dependent(0x77, 8, 2, 1, 256, 1, 1, 0, 0x55, 0x1234, 0)
     assert seen == [((8, 2, 1), (256, 1, 1), 0, 0x55, 1, 6, 1, 0x77, 0x1234, None)]
-    import inspect
+    from cupy.cuda import driver
 
-    assert ReduceLauncher.__init__.__globals__["launch_dependent"] is launch.launch_dependent
-    assert "self._launch = launch_dependent" in inspect.getsource(ReduceLauncher.__init__)
+    raw = type("Raw", (), {"kernel": type("Fn", (), {"ptr": 0x77})()})()
+    assert ReduceLauncher(raw, (256, 1, 1))._launch is launch.launch_dependent
+    assert ReduceLauncher(raw, (256, 1, 1), dependent=False)._launch is driver.launchKernel
+    # Hopper on: the early start; before it, the reduce is launched as every kernel is
+    assert launch.dependent_launch_supported("90") and launch.dependent_launch_supported(100)
+    assert not launch.dependent_launch_supported("80") and not launch.dependent_launch_supported("89")
 
 
 def test_extras_launch_goes_to_the_driver_or_the_dependent_launch(monkeypatch):

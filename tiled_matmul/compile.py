@@ -23,7 +23,8 @@ from typing import Any
 from .configs import Config
 from .dtypes import FLOAT32, DType, as_dtype
 from .epilogue import ExSpec
-from .launch import launch_dependent
+from .device import device_limits
+from .launch import dependent_launch_supported, launch_dependent
 from . import registry
 from .registry import Strategy, get
 from .render import kernel_name, render
@@ -92,8 +93,9 @@ class CompiledKernel:
         key = "__reduce__" + symbol
         fast = self._companions.get(key)
         if fast is None:
+            dependent = dependent_launch_supported(device_limits(self.device).compute_capability)
             fast = self._companions.setdefault(key, ReduceLauncher(self.companion(symbol),
-                                                                   (self.config.REDUCE_THREADS, 1, 1)))
+                                                                   (self.config.REDUCE_THREADS, 1, 1), dependent))
         return fast
 
     def companion(self, symbol: str):
@@ -163,14 +165,17 @@ class ReduceLauncher(DirectLauncher):
     int N, int flags[, int splits])``) as :class:`DirectLauncher` does the main kernel: a
     per-thread 4-word buffer (W, C, M | N << 32, flags | splits << 32) and the 6 argument
     addresses (a kernel without `splits` reads 5). The reduce launch of a split product costs what
-    the main launch does, not a CuPy RawKernel call's argument conversion."""
+    the main launch does, not a CuPy RawKernel call's argument conversion. With `dependent` (the
+    GPU supports it: :func:`tiled_matmul.launch.dependent_launch_supported`) it goes through
+    :func:`tiled_matmul.launch.launch_dependent` and starts while the slices finish."""
 
     OFFSETS = (0, 8, 16, 20, 24, 28)
     WORDS = 4
 
-    def __init__(self, raw: Any, block: tuple[int, int, int]):
+    def __init__(self, raw: Any, block: tuple[int, int, int], dependent: bool = True):
         super().__init__(raw, block, 0)
-        self._launch = launch_dependent
+        if dependent:  # start while the slices finish (Hopper on: launch.dependent_launch_supported)
+            self._launch = launch_dependent
 
     def __call__(self, grid, w_ptr: int, c_ptr: int, M: int, N: int, flags: int, stream_ptr: int,  # type: ignore[override]
                  *splits: int) -> None:

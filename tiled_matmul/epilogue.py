@@ -33,7 +33,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .launch import launch_dependent
+from .device import device_limits
+from .launch import dependent_launch_supported, launch_dependent
 
 #: activation name -> what it computes (the C is in kernels/_epilogue.cuh.j2)
 ACTIVATIONS: dict[str, str] = {
@@ -421,13 +422,14 @@ class ExLaunch:
         the batch."""
         fn = self.compiled.companion(symbol)
         ptr = fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr
+        dependent = dependent_launch_supported(device_limits(self.device).compute_capability)
         block = (self.compiled.config.REDUCE_THREADS, 1, 1)
 
         def call(grid, w_ptr: int, c_ptr: int, M: int, N: int, flags: int, stream_ptr: int, *splits: int) -> None:
             values = [ctypes.c_void_p(w_ptr), ctypes.c_void_p(c_ptr), ctypes.c_int(M), ctypes.c_int(N),
                       ctypes.c_int(flags), *(ctypes.c_int(int(s)) for s in splits),
                       self._struct(True, self.out_batch_stride)]
-            _launch(ptr, self._grid(tuple(grid), 1), block, 0, stream_ptr, values, dependent=True)
+            _launch(ptr, self._grid(tuple(grid), 1), block, 0, stream_ptr, values, dependent=dependent)
 
         return call
 

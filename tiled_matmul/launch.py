@@ -34,6 +34,16 @@ def _driver_launch_ex():
                                                  ctypes.c_void_p], purpose="a dependent launch")
 
 
+#: the first compute capability with programmatic dependent launch (griddepcontrol)
+DEPENDENT_LAUNCH_CC = 90
+
+
+def dependent_launch_supported(compute_capability: "str | int") -> bool:
+    """Whether kernels on a GPU of this compute capability ("90") can start early as their
+    predecessor's dependents (Hopper on); elsewhere the reduce kernel is launched as usual."""
+    return int(compute_capability) >= DEPENDENT_LAUNCH_CC
+
+
 def launch_dependent(fptr: int, gx: int, gy: int, gz: int, bx: int, by: int, bz: int, smem: int, stream_ptr: int,
                      params_ptr: int, extra: int = 0) -> None:
     """``cuLaunchKernelEx`` of a kernel that depends on the one queued before it on the stream,
@@ -58,4 +68,4 @@ def launch_dependent(fptr: int, gx: int, gy: int, gz: int, bx: int, by: int, bz:
         driver.check_status(rc)  # raises CUDADriverError naming the error
 
 
-__all__ = ["launch_dependent", "PROGRAMMATIC_STREAM_SERIALIZATION"]
+__all__ = ["launch_dependent", "dependent_launch_supported", "DEPENDENT_LAUNCH_CC", "PROGRAMMATIC_STREAM_SERIALIZATION"]
