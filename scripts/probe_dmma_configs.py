@@ -3,7 +3,9 @@
 256³, 64x64x16 at 640³; cuBLAS's tile is ours transposed, as it computes C^T = B^T A^T), against
 auto's pick and cupy.matmul in the same run (CUDA events, L2 flushed with the host lead, medians).
 
-    PYTHONPATH=. python3 scripts/probe_dmma_configs.py
+    PYTHONPATH=. python3 scripts/probe_dmma_configs.py [--skinny]
+
+--skinny: the float64 decode / GEMV shapes instead, on the small tiles and split-K.
 """
 
 from __future__ import annotations
@@ -21,9 +23,14 @@ BIG = [dict(bm=64, bn=128, bk=16, wm=32, wn=64, stages=3, min_blocks=2),
 SMALL = [dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
          dict(bm=32, bn=32, bk=16, wm=16, wn=16, stages=5, min_blocks=4),
          dict(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=3)]
+#: cuBLAS runs 2 x 8192 x 8192 on 32x32x32 tiles and 8192 x 8 x 8192 on 64x32x32, not a GEMV kernel
+SKINNY = [dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
+          dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4, split_k=2),
+          dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4, split_k=4)]
 CASES = [((4096, 4096, 4096), BIG), ((2048, 2048, 2048), BIG), ((3001, 2999, 3007), BIG),
          ((5000, 3000, 1000), BIG), ((1024, 1024, 1024), BIG + SMALL), ((8192, 8192, 128), BIG),
          ((256, 256, 256), SMALL), ((640, 640, 640), SMALL + BIG[:1]), ((768, 768, 768), SMALL + BIG[:1])]
+SKINNY_CASES = [(2, 8192, 8192), (8, 8192, 8192), (8192, 8, 8192), (32, 4096, 4096)]
 
 
 def med_us(fn, flush, repeat) -> float:
@@ -31,8 +38,11 @@ def med_us(fn, flush, repeat) -> float:
 
 
 def main() -> None:
+    import sys
+
     flush = L2Flusher()
-    for (M, N, K), cands in CASES:
+    cases = [(s, SKINNY) for s in SKINNY_CASES] if "--skinny" in sys.argv else CASES
+    for (M, N, K), cands in cases:
         a = cp.random.uniform(-1, 1, (M, K))
         b = cp.random.uniform(-1, 1, (K, N))
         c = cp.empty((M, N))
@@ -44,7 +54,7 @@ def main() -> None:
               f"{pick.config.params()}", flush=True)
         for params in cands:
             try:
-                k = tm.kernel("dmma", **params)
+                k = tm.kernel("dmma_split_k" if "split_k" in params else "dmma", **params)
             except ValueError as exc:
                 print(f"    {params}: invalid ({str(exc)[:80]})")
                 continue
