@@ -3,9 +3,10 @@
 256³, 64x64x16 at 640³; cuBLAS's tile is ours transposed, as it computes C^T = B^T A^T), against
 auto's pick and cupy.matmul in the same run (CUDA events, L2 flushed with the host lead, medians).
 
-    PYTHONPATH=. python3 scripts/probe_dmma_configs.py [--skinny]
+    PYTHONPATH=. python3 scripts/probe_dmma_configs.py [--skinny | --split32]
 
 --skinny: the float64 decode / GEMV shapes instead, on the small tiles and split-K.
+--split32: long K and 640^3 / 768^3 on 32 x 32 tiles split 2-32 ways.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ CASES = [((4096, 4096, 4096), BIG), ((2048, 2048, 2048), BIG), ((3001, 2999, 300
          ((5000, 3000, 1000), BIG), ((1024, 1024, 1024), BIG + SMALL), ((8192, 8192, 128), BIG),
          ((256, 256, 256), SMALL), ((640, 640, 640), SMALL + BIG[:1]), ((768, 768, 768), SMALL + BIG[:1])]
 SKINNY_CASES = [(2, 8192, 8192), (8, 8192, 8192), (8192, 8, 8192), (32, 4096, 4096)]
+#: long K and the 768 bucket on 32 x 32 tiles with split K (cuBLAS: 64x32x32 plus a split-K kernel
+#: at 1024 x 32 x 32768)
+SPLIT32 = [dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2, split_k=s) for s in (2, 4, 8, 16, 32)]
+SPLIT_CASES = [(1024, 32, 32768), (256, 256, 131072), (32, 1024, 32768), (640, 640, 640), (768, 768, 768)]
 
 
 def med_us(fn, flush, repeat) -> float:
@@ -41,7 +46,8 @@ def main() -> None:
     import sys
 
     flush = L2Flusher()
-    cases = [(s, SKINNY) for s in SKINNY_CASES] if "--skinny" in sys.argv else CASES
+    cases = ([(s, SKINNY) for s in SKINNY_CASES] if "--skinny" in sys.argv
+             else [(s, SPLIT32) for s in SPLIT_CASES] if "--split32" in sys.argv else CASES)
     for (M, N, K), cands in cases:
         a = cp.random.uniform(-1, 1, (M, K))
         b = cp.random.uniform(-1, 1, (K, N))

@@ -70,5 +70,10 @@ STRATEGY = Strategy.of(
         # share (128x8192x8192, 1024^3: 64-128 tiles for 264 resident blocks)
         dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=2),
         dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=4),
+        # dmma's 32 x 32 x 32 tiles in 5 stages (cuBLAS's small tile), split: 1024 x 32 x 32768
+        # at 4-8 slices 115 us against 140 on 32 x 64 at 16 (scripts/probe_dmma_configs.py
+        # --split32, H100)
+        dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2, split_k=4),
+        dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2, split_k=8),
     ],
 )
