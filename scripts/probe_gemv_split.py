@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 
 import cupy as cp
-import numpy as np
 
 import tiled_matmul as tm
 from tiled_matmul.device import device_limits
@@ -72,16 +71,16 @@ def main() -> None:
                 row(f"  slices kernel alone, {s} slices{' (auto)' if s == auto_s else ''}", t)
                 items = M * N // (16 // c.itemsize) if flags & 2 else M * N
                 lanes = cfg.reduce_lanes(items, s, sms)
-                t = med_us(lambda: cfg.launch_reduce(ck, work.data.ptr, c, M, N, flags, stream, s, np.int32(s)), flush)
+                t = med_us(lambda: cfg.launch_reduce(ck, work.data.ptr, c, M, N, flags, stream, s), flush)
                 row(f"  reduce alone, {s} slices, {lanes} lanes", t)
                 old = cfg.REDUCE_LANE_BLOCKS
                 try:
                     type(cfg).REDUCE_LANE_BLOCKS = 0  # one lane: the reduce before lanes
-                    t = med_us(lambda: cfg.launch_reduce(ck, work.data.ptr, c, M, N, flags, stream, s, np.int32(s)), flush)
+                    t = med_us(lambda: cfg.launch_reduce(ck, work.data.ptr, c, M, N, flags, stream, s), flush)
                 finally:
                     type(cfg).REDUCE_LANE_BLOCKS = old
                 row(f"  reduce alone, {s} slices, 1 lane", t)
-                t = med_us(lambda: cfg.launch_slices(ck, grid, a, b, c, M, N, K, flags, stream, np.int32(s)), flush)
+                t = med_us(lambda: cfg.launch_slices(ck, grid, a, b, c, M, N, K, flags, stream), flush)
                 row(f"  slices + reduce, {s} slices", t)
 
 

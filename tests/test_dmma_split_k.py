@@ -222,9 +222,7 @@ def test_launch_past_the_cap_writes_c_directly(monkeypatch):
 def test_reduce_vectors_are_double2():
     """launch_reduce counts 16-byte vectors of C's element, two doubles: 64 x 64 of them are 2048,
     too few for 4 blocks per SM alone, so 4 lanes (one per slice) share each (flags' bits 8-11:
-    log2 4) over 32 blocks of 256 threads."""
-    import numpy as np
-
+    log2 4) over 32 blocks of 256 threads; the slice count is the kernel's last argument."""
     calls = []
 
     class Kernel:
@@ -236,7 +234,7 @@ def test_reduce_vectors_are_double2():
 
     c = _Ptr(0x3000)
     c.itemsize, c.dtype = 8, "float64"
-    DmmaSplitKConfig().launch_reduce(Kernel(), 0x9000, c, 64, 64, 2, _Ptr(0).data, 4, np.int32(4))
+    DmmaSplitKConfig().launch_reduce(Kernel(), 0x9000, c, 64, 64, 2, _Ptr(0).data, 4)
     assert calls == [("reduce_dmma_split_k_f64_x", (32, 1, 1), 0x9000, 0x3000, 2 | 2 << 8, (4,))]
 
 

@@ -315,3 +315,32 @@ def test_extras_launch_goes_to_the_driver_or_the_dependent_launch(monkeypatch):
     epilogue._launch(0x77, (8, 2, 1), (256, 1, 1), 0, 0x55, args)
     epilogue._launch(0x78, (4, 1, 1), (128, 1, 1), 64, 0x56, args, dependent=True)
     assert seen == [("plain", (0x77, 8, 2, 1, 256, 1, 1, 0, 0x55)), ("dependent", (0x78, 4, 1, 1, 128, 1, 1, 64, 0x56))]
+
+
+def test_reduce_gets_the_slice_count_only_where_its_kernel_takes_it():
+    """07 split_k's reduce kernel reads SPLIT_K from its template; every other split rung's takes
+    the slice count after flags (``, int splits``): launch_reduce passes it to those alone."""
+    from tiled_matmul.configs import SplitReduce
+
+    calls = []
+
+    class Kernel:
+        device = None
+        name = "tm_x"
+
+        def reduce_launcher(self, symbol):
+            return lambda grid, w, c, m, n, flags, stream, *splits: calls.append(splits)
+
+    class C:
+        data = type("Mem", (), {"ptr": 0x3000})()
+        itemsize = 4
+
+    stream = type("S", (), {"ptr": 0})()
+    for name, entry in tm.STRATEGIES.items():
+        if not issubclass(entry.config_cls, SplitReduce):
+            continue
+        calls.clear()
+        entry.default.launch_reduce(Kernel(), 0x9000, C(), 64, 64, 2, stream, 4)
+        src = tm.source(name, **entry.default.params())
+        assert calls == [(4,) if "int flags, int splits" in src else ()], name
+        assert (calls[0] == ()) == (name == "split_k"), name

@@ -62,7 +62,7 @@ def test_reduce_adds_in_the_lane_order(case, one_lane, monkeypatch):
     grid = (cfg.output_blocks(M, N) if hasattr(cfg, "output_blocks") else cfg.grid(M, N)[0], 1, slices)
     flags = launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, np.dtype(dtype).itemsize)
     ck.launcher(grid, a.data.ptr, b.data.ptr, work.data.ptr, M, N, K, flags, stream.ptr)
-    cfg.launch_reduce(ck, work.data.ptr, c, M, N, flags, stream, slices, np.int32(slices))
+    cfg.launch_reduce(ck, work.data.ptr, c, M, N, flags, stream, slices)
     items = M * N // (16 // c.itemsize) if flags & 2 else M * N
     lanes = cfg.reduce_lanes(items, slices, device_limits().sm_count)
     assert (lanes == 1) == one_lane or slices == 1, (lanes, case)

@@ -423,6 +423,9 @@ class SplitReduce:
     #: (:meth:`reduce_lanes`): a split GEMV's 2048 outputs filled 8 blocks, each thread adding 32
     #: slices one after another (11 us alone at 1 x 8192 x 8192, H100)
     REDUCE_LANE_BLOCKS: ClassVar[int] = 4
+    #: the reduce kernel takes the slice count as its argument after flags (``, int splits``);
+    #: False where it is a template constant (07 split_k: SPLIT_K)
+    REDUCE_SLICES_ARG: ClassVar[bool] = True
 
     def template_constants(self, dt: DType) -> dict[str, int]:
         return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}  # type: ignore[misc]
@@ -460,23 +463,23 @@ class SplitReduce:
         return lanes
 
     def launch_reduce(self, kernel: Any, work_ptr: int, C: Any, M: int, N: int, flags: int, stream: Any,
-                      slices: int, *extra: Any) -> None:
+                      slices: int) -> None:
         """C = the sum of the `slices` slices of the workspace at `work_ptr` ([S, M, N]), on
-        `stream`; `extra` are the reduce kernel's arguments after flags (the slice count, where it
-        is not a template constant). The lane count (:meth:`reduce_lanes`) goes in flags' bits 8-11."""
+        `stream`. The slice count is also the reduce kernel's argument after flags where it takes
+        one (REDUCE_SLICES_ARG); the lane count (:meth:`reduce_lanes`) goes in flags' bits 8-11."""
         items = cdiv(M * N, 16 // C.itemsize) if flags & 2 else M * N
         sms = device_limits(kernel.device).sm_count
         lanes = self.reduce_lanes(items, slices, sms)
         blocks = max(1, min(cdiv(items * lanes, self.REDUCE_THREADS), sms * self.REDUCE_BLOCKS_PER_SM))
         reduce = kernel.reduce_launcher(self.reduce_symbol(kernel.name))
         reduce((blocks, 1, 1), work_ptr, C.data.ptr, M, N, flags | (lanes.bit_length() - 1) << 8, stream.ptr,
-               *extra)
+               *((slices,) if self.REDUCE_SLICES_ARG else ()))
 
     def launch_slices(self, kernel: Any, grid: tuple[int, int, int], A: Any, B: Any, C: Any, M: int,
-                      N: int, K: int, flags: int, stream: Any, *reduce_args: Any) -> None:
+                      N: int, K: int, flags: int, stream: Any) -> None:
         """The main kernel on `grid`, whose z is the slice count: straight into C for one slice;
-        else into a fresh [S, M, N] workspace, then the fixed-order reduction into C (its
-        arguments after flags: `reduce_args`), both on `stream`."""
+        else into a fresh [S, M, N] workspace, then the fixed-order reduction into C, both on
+        `stream`."""
         slices = grid[2]
         if slices == 1:
             kernel.launcher(grid, A.data.ptr, B.data.ptr, C.data.ptr, M, N, K, flags, stream.ptr)
@@ -488,7 +491,7 @@ class SplitReduce:
         # stream order only from then on.
         work = cupy.cuda.alloc(getattr(kernel, "batch", 1) * slices * M * N * C.itemsize)
         kernel.launcher(grid, A.data.ptr, B.data.ptr, work.ptr, M, N, K, flags, stream.ptr)
-        self.launch_reduce(kernel, work.ptr, C, M, N, flags, stream, slices, *reduce_args)
+        self.launch_reduce(kernel, work.ptr, C, M, N, flags, stream, slices)
 
 
 class SplitKField(SplitReduce):
@@ -561,7 +564,7 @@ class CappedSplitK(SplitKField):
         """Partial products into a fresh workspace, then the fixed-order reduction into C; or,
         where the workspace cap leaves one slice, the main kernel straight into C."""
         grid = self.grid(M, N)
-        self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(grid[2]))
+        self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -659,7 +662,7 @@ class SkinnyConfig(SplitReduce, Config):
         sms = device_limits(kernel.device).sm_count // getattr(kernel, "batch", 1)
         splits = self.k_splits(M, N, K, sms, kernel.dtype)
         grid = (self.output_blocks(M, N), 1, splits)
-        self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream, np.int32(splits))
+        self.launch_slices(kernel, grid, A, B, C, M, N, K, flags, stream)
 
     def template_constants(self, dt: DType) -> dict[str, int]:
         return {**super().template_constants(dt), "VEC": dt.vec, "OCCUPANCY": self.occupancy(dt)}

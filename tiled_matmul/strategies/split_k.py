@@ -20,6 +20,9 @@ class SplitKConfig(SplitKField, WarpTiledConfig):
     bit-identical from run to run (no atomics). :meth:`launch` does both launches.
     """
 
+    #: the reduce kernel's slice count is the template constant SPLIT_K (kernels/07_split_k.cu.j2)
+    REDUCE_SLICES_ARG: ClassVar[bool] = False
+
     STRATEGY: ClassVar[str] = "split_k"
     bm: int = 64
     bn: int = 64
