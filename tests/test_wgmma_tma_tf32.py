@@ -105,7 +105,13 @@ def test_render_per_mode():
     one = render(ENTRY, WgmmaTmaTf32Config(bm=256, passes=1, stages=4), "float32")
     assert "m64n256k8.f32.tf32.tf32" in one and "constexpr int N_SUB = 1;" in one
     assert "consumers_sync();" not in one and "small_desc" not in one  # A is not touched
-    assert "frag[ns][kk][r] = round_tf32(raw[ns][kk][r]);" in one
+    # tf32 rounds B to nearest with one add: the tensor core drops the 13 low bits (the template's
+    # Numerics); Inf and NaN, which the add can turn into a zero, go to the exact path
+    assert "frag[ns][kk][r] = __float_as_uint(raw[ns][kk][r]) + 0x1000u;" in one
+    assert "TfNanGuard guard;" in one and "bool bad = guard.out();" in one and "RangeGuard guard;" not in one
+    assert "struct TfNanGuard" not in x3
+    # every box of B is copied (TMA zero-fills those past N): no column mask in the consumers
+    assert "cols_left" not in one and "cols_left" not in x3
     wide = render(ENTRY, WgmmaTmaTf32Config(bm=128, bn=256, passes=1, stages=4), "float32")
     assert "constexpr int N_SUB = 2;" in wide and "constexpr int B_BOXES = 8;" in wide
     for src in (x3, one):
