@@ -1,6 +1,7 @@
-"""A compute-sanitizer workload for wgmma_tma_tf32 with a column-major operand (run it under
-scripts/gpu_sanitize.sh): per shape and mode, a gemm with alpha, beta, bias and GELU and a plain
-product, A or B read in place as a transposed view; with --nan, a NaN in A so the exact path runs.
+"""A compute-sanitizer workload for wgmma_tma_tf32 (run it under scripts/gpu_sanitize.sh): per
+shape and mode, a gemm with alpha, beta, bias and GELU and a plain product, A or B read in place
+as a transposed view (--col a / b) or both row-major (--col none); with --nan, a NaN in A so the
+exact path runs.
 
     scripts/gpu_sanitize.sh "scripts/sanitize_tma_tf32.py --col a --params stages=5 --nan" racecheck
 """
@@ -12,7 +13,8 @@ import argparse
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--col", choices=("a", "b"), required=True, help="the operand read column-major")
+    p.add_argument("--col", choices=("a", "b", "none"), required=True,
+                   help="the operand read column-major (none: both row-major)")
     p.add_argument("--params", default="", help="config params, e.g. stages=5 (comma-separated k=v)")
     p.add_argument("--modes", default="tf32x3", help="precision modes, comma-separated")
     p.add_argument("--shapes", default="300x260x200,70x127x33")

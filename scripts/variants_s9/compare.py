@@ -1,0 +1,36 @@
+"""Run tf32 wgmma_tma_tf32 from several checkouts (variant kernels, under ROOT/VARIANT) on the same data;
+outputs bit for bit against the first variant, componentwise errors, cuBLAS TF32 beside.
+
+    python3 scripts/variants_s9/compare.py ROOT v0,v3,v4
+"""
+import sys, importlib, numpy as np
+import cupy
+root = sys.argv[1]; variants = sys.argv[2].split(",")
+shapes = [(4096, 4096, 4096), (1000, 33, 129), (129, 1000, 77), (257, 250, 1000), (3001, 2999, 3007)]
+res = {}
+for v in variants:
+    sys.path.insert(0, f"{root}/{v}")
+    for m in [k for k in list(sys.modules) if k == "tiled_matmul" or k.startswith("tiled_matmul.")]:
+        del sys.modules[m]
+    tm = importlib.import_module("tiled_matmul")
+    from tiled_matmul import numerics
+    from tiled_matmul.measure import cublas_compute_type
+    k = tm.kernel("wgmma_tma_tf32", bm=256, bn=128, stages=4, passes=1)
+    for s in shapes:
+        M, N, K = s
+        rs = np.random.default_rng(1)
+        a = cupy.asarray(rs.uniform(-1, 1, (M, K)).astype(np.float32)); b = cupy.asarray(rs.uniform(-1, 1, (K, N)).astype(np.float32))
+        if s == (257, 250, 1000):
+            b[7, 3] = np.nan; a[5, 9] = np.inf; b[100, 249] = np.float32(np.frombuffer(np.uint32(0xffffffff).tobytes(), np.float32)[0])
+        c = cupy.full((M, N), cupy.nan, cupy.float32)
+        k(a, b, out=c)
+        ref, den = numerics.reference(a, b)
+        err = numerics.componentwise_error(c, a, b, ref, den)
+        with cublas_compute_type("tf32"):
+            cc = cupy.matmul(a, b)
+        cerr = numerics.componentwise_error(cc, a, b, ref, den)
+        nanmask_ok = bool((cupy.isnan(c) == cupy.isnan(cc)).all()) and bool((cupy.isinf(c) == cupy.isinf(cc)).all())
+        res[(v, s)] = cupy.asnumpy(c)
+        same = np.array_equal(res[(v, s)].view(np.uint32), res[(variants[0], s)].view(np.uint32))
+        print(f"{v} {M}x{N}x{K}: err {err:.3e} cuBLAS {cerr:.3e} NaN/Inf masks as cuBLAS {nanmask_ok} bit-equal to {variants[0]} {same}", flush=True)
+    sys.path.pop(0)
