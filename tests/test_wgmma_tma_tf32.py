@@ -99,9 +99,12 @@ def test_render_per_mode():
     assert "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32" in x3
     assert "constexpr int PASSES = 3;" in x3 and "constexpr int SMALL_BUFS = 3;" in x3
     assert "bar.red.or.pred" in x3 and "consumers_sync();" in x3 and "fence_proxy_async_smem();" in x3
-    assert "split_tf32(x.x, big.x, small.x, guard);" in x3
-    # the split rounds to nearest (issue 12): the shared helper, not truncation
+    assert "split_tf32_tc(x.x, big.x, small.x, guard);" in x3
+    # the split rounds to nearest (issue 12): the shared helper, not truncation; the small part
+    # keeps the low bits the tensor core drops (one add, no clear)
     assert "(__float_as_uint(x) + 0x1000u) & 0xffffe000u" in x3
+    assert "small = __float_as_uint(x - __uint_as_float(big)) + 0x1000u;" in x3
+    assert "split_tf32_tc(raw[ns][kk][r], frag[0][ns][kk][r], frag[1][ns][kk][r]);" in x3
     one = render(ENTRY, WgmmaTmaTf32Config(bm=256, passes=1, stages=4), "float32")
     assert "m64n256k8.f32.tf32.tf32" in one and "constexpr int N_SUB = 1;" in one
     assert "consumers_sync();" not in one and "small_desc" not in one  # A is not touched
