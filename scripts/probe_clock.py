@@ -24,7 +24,7 @@ def summarize(path: str) -> str:
     """The table of a log of prefixed probe lines (see the module docstring)."""
     ratios, tfs, ours_ms = collections.defaultdict(list), collections.defaultdict(list), {}
     for line in open(path):
-        m = re.match(r"(\S+) (\w+) r(\d+) block \d+ (\w+)\s+\S+ median ([\d.]+) ms\s+([\d.]+) TF/s", line)
+        m = re.match(r"(\S+) (\S+) r(\d+) block \d+ (\w+)\s+\S+ median ([\d.]+) ms\s+([\d.]+) TF/s", line)
         if not m:
             continue
         variant, mode, rnd, impl, ms, tf = m.groups()

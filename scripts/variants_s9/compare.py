@@ -1,11 +1,13 @@
 """Run tf32 wgmma_tma_tf32 from several checkouts (variant kernels, under ROOT/VARIANT) on the same data;
-outputs bit for bit against the first variant, componentwise errors, cuBLAS TF32 beside.
+outputs bit for bit against the first variant, componentwise errors, cuBLAS beside (TF32 for tf32, FP32 for tf32x3).
 
-    python3 scripts/variants_s9/compare.py ROOT v0,v3,v4
+    python3 scripts/variants_s9/compare.py ROOT v0,v3,v4 [tf32|tf32x3]
 """
 import sys, importlib, numpy as np
 import cupy
 root = sys.argv[1]; variants = sys.argv[2].split(",")
+mode = sys.argv[3] if len(sys.argv) > 3 else "tf32"
+params = dict(bm=256, bn=128, stages=4, passes=1) if mode == "tf32" else dict(bm=128, bn=128, stages=4, passes=3)
 shapes = [(4096, 4096, 4096), (1000, 33, 129), (129, 1000, 77), (257, 250, 1000), (3001, 2999, 3007)]
 res = {}
 for v in variants:
@@ -15,7 +17,7 @@ for v in variants:
     tm = importlib.import_module("tiled_matmul")
     from tiled_matmul import numerics
     from tiled_matmul.measure import cublas_compute_type
-    k = tm.kernel("wgmma_tma_tf32", bm=256, bn=128, stages=4, passes=1)
+    k = tm.kernel("wgmma_tma_tf32", **params)
     for s in shapes:
         M, N, K = s
         rs = np.random.default_rng(1)
@@ -26,11 +28,11 @@ for v in variants:
         k(a, b, out=c)
         ref, den = numerics.reference(a, b)
         err = numerics.componentwise_error(c, a, b, ref, den)
-        with cublas_compute_type("tf32"):
+        with cublas_compute_type("tf32" if mode == "tf32" else "fp32"):
             cc = cupy.matmul(a, b)
         cerr = numerics.componentwise_error(cc, a, b, ref, den)
         nanmask_ok = bool((cupy.isnan(c) == cupy.isnan(cc)).all()) and bool((cupy.isinf(c) == cupy.isinf(cc)).all())
         res[(v, s)] = cupy.asnumpy(c)
         same = np.array_equal(res[(v, s)].view(np.uint32), res[(variants[0], s)].view(np.uint32))
-        print(f"{v} {M}x{N}x{K}: err {err:.3e} cuBLAS {cerr:.3e} NaN/Inf masks as cuBLAS {nanmask_ok} bit-equal to {variants[0]} {same}", flush=True)
+        print(f"{v} {mode} {M}x{N}x{K}: err {err:.3e} cuBLAS {cerr:.3e} NaN/Inf masks as cuBLAS {nanmask_ok} bit-equal to {variants[0]} {same}", flush=True)
     sys.path.pop(0)
