@@ -104,6 +104,7 @@ def test_non_default_stream(rng):
     import cupy as cp
 
     a, b = random_pair(512, 512, 512, np.float32, rng)
+    cp.cuda.Device().synchronize()  # a non-blocking stream does not wait for the default one
     stream = cp.cuda.Stream(non_blocking=True)
     with stream:
         c = tm.matmul(a, b, strategy="register_blocked")

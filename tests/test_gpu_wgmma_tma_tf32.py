@@ -429,6 +429,9 @@ def test_runs_on_the_current_stream_and_repeats_hit_the_plan(name):
     a = _operand(512, 256, 256, 15).copy()
     b = _operand(256, 384, 384, 16).copy()
     k = tm.kernel("wgmma_tma_tf32")
+    # a non-blocking stream does not wait for the default one, where a and b were written (the
+    # race made c1 read unfinished operands on the H100 once, ninth session)
+    cp.cuda.Device().synchronize()
     s = cp.cuda.Stream(non_blocking=True)
     with s:
         c1 = k(a, b)
