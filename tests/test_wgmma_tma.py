@@ -223,6 +223,21 @@ def test_compiles_for_sm90a_without_spills(cfg, dtype):
     assert "are serialized" not in rep.log, rep.log
 
 
+def test_a_plan_packs_every_argument_once():
+    # no GPU: the packed buffer a kept plan launches from, read back through its address array
+    launcher = object.__new__(TmaLauncher)
+    grid_x, params_ptr, keep = launcher.pack(7, b"a" * 128, b"b" * 128, b"c" * 128, 0x123456789, 5, 6, 7, 8, 3)
+    params = keep[1]
+    assert grid_x == 7 and ctypes.addressof(params) == params_ptr and len(params) == len(TmaLauncher.OFFSETS)
+    assert params[0] % 64 == 0 and [p - params[0] for p in params] == list(TmaLauncher.OFFSETS)
+    assert [ctypes.string_at(params[i], 128) for i in range(3)] == [b"a" * 128, b"b" * 128, b"c" * 128]
+    assert ctypes.c_uint64.from_address(params[3]).value == 0x123456789
+    assert [ctypes.c_int32.from_address(params[4 + i]).value for i in range(5)] == [5, 6, 7, 8, 3]
+    # each plan its own buffer: a second one leaves the first as it was
+    launcher.pack(1, b"x" * 128, b"y" * 128, b"z" * 128, 1, 1, 1, 1, 1, 1)
+    assert ctypes.string_at(params[0], 128) == b"a" * 128
+
+
 def test_launch_plans_are_bounded():
     launcher = object.__new__(TmaLauncher)  # no GPU: only the plan bookkeeping
     launcher.plans = {}

@@ -192,6 +192,24 @@ def test_launch_plans_are_bounded():
     assert len(launcher.plans) <= Tf32TmaLauncher.PLANS and (0,) not in launcher.plans
 
 
+def test_contiguous_products_keep_their_packed_arguments():
+    # no GPU: a plan (grid, A's map, B's map) and one C give a packed argument list, kept in
+    # `ready` under (A, B, C, M, N, K) and bounded like the plans
+    launcher = object.__new__(Tf32TmaLauncher)
+    launcher.ready = {}
+    grid_x, params_ptr, keep = launcher.pack_ready((9, b"a" * 128, b"b" * 128), 0x1000, 0x2000, 0x3000, 5, 6, 7)
+    assert launcher.ready[(0x1000, 0x2000, 0x3000, 5, 6, 7)][1] == params_ptr and grid_x == 9
+    params = keep[1]
+    assert len(params) == len(Tf32TmaLauncher.OFFSETS)  # no TmExtra: the plain kernel
+    assert [ctypes.string_at(params[i], 128) for i in range(2)] == [b"a" * 128, b"b" * 128]
+    assert [ctypes.c_uint64.from_address(params[2 + i]).value for i in range(3)] == [0x1000, 0x2000, 0x3000]
+    # M, N, K, then the pitches of contiguous operands: lda = K, ldb = ldc = N
+    assert [ctypes.c_int32.from_address(params[5 + i]).value for i in range(6)] == [5, 6, 7, 7, 6, 6]
+    for i in range(Tf32TmaLauncher.PLANS + 10):
+        launcher.pack_ready((1, b"a" * 128, b"b" * 128), i, 0, 0, 1, 1, 1)
+    assert len(launcher.ready) <= Tf32TmaLauncher.PLANS
+
+
 # ---- dispatch and numerics -------------------------------------------------------------------------
 def test_heuristic_picks_it_for_named_tf32_modes_on_large_outputs():
     assert heuristic.recommend(4096, 4096, 4096, precision="tf32x3", sms=132) == ("wgmma_tma_tf32", {})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -196,7 +195,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             a_ptr, b_ptr, c_ptr = A.data.ptr, B.data.ptr, C.data.ptr
             plan = launcher.plans.get(_plan_key(a_ptr, K, b_ptr, N, c_ptr, N, M, N, K))
             if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
-                launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, N, plan[4], stream.ptr)
+                launcher.launch_packed(plan, stream.ptr)
                 return
         a, lda = addressable(A, M, K, stream)
         b, ldb = addressable(B, K, N, stream)
@@ -230,14 +229,16 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters)
             # flags: bit 0 paired stores (C keeps column pairs aligned), bit 1 TMA stores
             flags = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0) | (2 if cmap is not None else 0)
-            plan = launcher.remember(key, (grid[0], amap, bmap, cmap if cmap is not None else amap, flags))
-        launcher(plan[0], plan[1], plan[2], plan[3], c_ptr, M, N, K, ldc, plan[4], stream_ptr)
+            plan = launcher.remember(key, launcher.pack(grid[0], amap, bmap, cmap if cmap is not None else amap,
+                                                        c_ptr, M, N, K, ldc, flags))
+        launcher.launch_packed(plan, stream_ptr)
 
 
 def _plan_key(a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int, M: int, N: int,
               K: int) -> tuple:
     """What a kept launch plan of the wgmma_tma kernel is looked up by (TmaLauncher.plans): the
-    operands' addresses and pitches and the shape (launch's hot path and launch_strided alike)."""
+    operands' addresses and pitches and the shape (launch's hot path and launch_strided alike),
+    which with C's address fix every argument of the launch."""
     return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
 
 
@@ -283,63 +284,79 @@ def zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -
             runtime.memsetAsync(c_ptr + i * ldc * osz, 0, N * osz, stream_ptr)
 
 
-class TmaLauncher:
-    """``cuLaunchKernel`` for the wgmma_tma kernel: (tmA, tmB, tmC, C, M, N, K, ldc, flags),
-    three 128-byte tensor maps by value then the usual words. Each thread keeps one argument
-    buffer (the maps copied in per call) and the 9 argument addresses; the driver copies the
-    values before cuLaunchKernel returns, so the buffer is reused at once."""
+class PackedLauncher:
+    """``cuLaunchKernel`` of a TMA rung's kernel through argument buffers packed by hand: the
+    argument values at byte offsets OFFSETS of a 64-byte-aligned buffer of SIZE bytes (the tensor
+    maps are 64-byte-aligned structs passed by value), and an array of their addresses. A buffer
+    packed for one launch plan (every argument fixed by the plan's key) is read-only after: any
+    thread launches from it, and a repeated call costs one dict lookup and the launch."""
 
-    #: byte offsets of the 9 arguments in the buffer (the maps 64-byte aligned, as the struct is)
-    OFFSETS = (0, 128, 256, 384, 392, 396, 400, 404, 408)
-    SIZE = 448
-    #: launch plans kept per kernel
-    PLANS = 1024
+    OFFSETS: ClassVar[tuple[int, ...]] = ()
+    SIZE: ClassVar[int] = 0
+    #: launch plans (and packed argument lists) kept per kernel
+    PLANS: ClassVar[int] = 1024
 
-    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, cluster: int = 1):
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int):
         from cupy.cuda import driver
 
         self._launch = driver.launchKernel
         self.fptr = raw.kernel.ptr
         self.block = block
         self.smem = smem
-        self._tls = threading.local()
+        self.plans: dict = {}
+
+    def remember(self, key: tuple, plan: tuple, into: "dict | None" = None) -> tuple:
+        """Keep `plan` for `key` in `into` (default: :attr:`plans`), the oldest half dropped past
+        PLANS entries; returns it."""
+        kept = self.plans if into is None else into
+        if len(kept) >= self.PLANS:
+            for old in list(kept)[: self.PLANS // 2]:
+                kept.pop(old, None)
+        kept[key] = plan
+        return plan
+
+    @classmethod
+    def new_buffer(cls, extra_slots: int = 0) -> tuple:
+        """(buffer, its 64-byte-aligned address, the argument address array with `extra_slots`
+        more slots (None), that array's address): an empty argument list."""
+        raw = ctypes.create_string_buffer(cls.SIZE + 64)
+        base = (ctypes.addressof(raw) + 63) & ~63
+        params = (ctypes.c_void_p * (len(cls.OFFSETS) + extra_slots))(*(base + off for off in cls.OFFSETS),
+                                                                        *([None] * extra_slots))
+        return raw, base, params, ctypes.addressof(params)
+
+    def launch_packed(self, packed: tuple, stream_ptr: int) -> None:
+        """Launch from `packed` = (grid x, argument address array's address, buffers kept alive)."""
+        bx, by, bz = self.block
+        self._launch(self.fptr, packed[0], 1, 1, bx, by, bz, self.smem, stream_ptr, packed[1], 0)
+
+
+class TmaLauncher(PackedLauncher):
+    """The wgmma_tma kernel's arguments (tmA, tmB, tmC, C, M, N, K, ldc, flags): three 128-byte
+    tensor maps by value, then the usual words. Its plans are keyed by every one of them, so each
+    plan is its packed argument list (:meth:`pack`)."""
+
+    #: byte offsets of the 9 arguments in the buffer (the maps 64-byte aligned, as the struct is)
+    OFFSETS = (0, 128, 256, 384, 392, 396, 400, 404, 408)
+    SIZE = 448
+
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, cluster: int = 1):
+        super().__init__(raw, block, smem)
         #: clusters of `cluster` CTAs that run at once (None: one per SM; a 2-CTA cluster needs
         #: two free SMs of one GPC, so the driver is asked)
         self.clusters = _max_active_clusters(self.fptr, block, smem, cluster) if cluster > 1 else None
-        #: (a_ptr, lda, b_ptr, ldb, M, N, K) -> (grid, A's map, B's map): what a repeated call
-        #: reuses (a pure function of the key, so a stale entry for reused memory is still right)
-        self.plans: dict = {}
 
-    def remember(self, key: tuple, plan: tuple) -> tuple:
-        """Keep `plan` for `key` (the oldest half dropped past PLANS entries); returns it."""
-        if len(self.plans) >= self.PLANS:
-            for old in list(self.plans)[: self.PLANS // 2]:
-                self.plans.pop(old, None)
-        self.plans[key] = plan
-        return plan
-
-    def _buffers(self):
-        raw = ctypes.create_string_buffer(self.SIZE + 64)
-        base = (ctypes.addressof(raw) + 63) & ~63
-        params = (ctypes.c_void_p * len(self.OFFSETS))(*(base + off for off in self.OFFSETS))
-        words = (ctypes.c_int32 * 5).from_address(base + self.OFFSETS[4])
-        cptr = ctypes.c_uint64.from_address(base + self.OFFSETS[3])
-        self._tls.bufs = bufs = (raw, base, params, ctypes.addressof(params), words, cptr)
-        return bufs
-
-    def __call__(self, grid_x: int, amap: bytes, bmap: bytes, cmap: bytes, c_ptr: int, M: int, N: int, K: int,
-                 ldc: int, flags: int, stream_ptr: int) -> None:
-        try:
-            _, base, _, params_ptr, words, cptr = self._tls.bufs
-        except AttributeError:
-            _, base, _, params_ptr, words, cptr = self._buffers()
+    def pack(self, grid_x: int, amap: bytes, bmap: bytes, cmap: bytes, c_ptr: int, M: int, N: int, K: int,
+             ldc: int, flags: int) -> tuple:
+        """The plan's launch: (grid x, argument address array's address, buffers kept alive)."""
+        raw, base, params, params_ptr = self.new_buffer()
         ctypes.memmove(base, amap, 128)
         ctypes.memmove(base + 128, bmap, 128)
         ctypes.memmove(base + 256, cmap, 128)
-        cptr.value = c_ptr
+        ctypes.c_uint64.from_address(base + self.OFFSETS[3]).value = c_ptr
+        words = (ctypes.c_int32 * 5).from_address(base + self.OFFSETS[4])
         words[0], words[1], words[2], words[3], words[4] = M, N, K, ldc, flags
-        bx, by, bz = self.block
-        self._launch(self.fptr, grid_x, 1, 1, bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
+        return grid_x, params_ptr, (raw, params)
 
 
 def _launcher(kernel: Any) -> TmaLauncher:

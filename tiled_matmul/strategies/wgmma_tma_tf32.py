@@ -13,7 +13,7 @@ from ..dtypes import FLOAT32, DType
 from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
-from .wgmma_tma import TmaWarpSpecialized, addressable, persistent_count, row_layout, zero_rows
+from .wgmma_tma import PackedLauncher, TmaWarpSpecialized, addressable, persistent_count, row_layout, zero_rows
 
 
 @dataclass(frozen=True)
@@ -201,10 +201,14 @@ class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
             # the hot path: contiguous operands whose launch plan (checks, tensor maps, grid) is kept
             launcher = kernel._companions.get("__tma_tf32__")
             if launcher is not None:
-                a_ptr, b_ptr = A.data.ptr, B.data.ptr
-                plan = launcher.plans.get(_plan_key(a_ptr, K, b_ptr, N, M, N, K))
-                if plan is not None:
-                    launcher(plan[0], plan[1], plan[2], a_ptr, b_ptr, C.data.ptr, M, N, K, K, N, N, stream.ptr)
+                a_ptr, b_ptr, c_ptr = A.data.ptr, B.data.ptr, C.data.ptr
+                packed = launcher.ready.get((a_ptr, b_ptr, c_ptr, M, N, K))
+                if packed is None:
+                    plan = launcher.plans.get(_plan_key(a_ptr, K, b_ptr, N, M, N, K))
+                    if plan is not None:
+                        packed = launcher.pack_ready(plan, a_ptr, b_ptr, c_ptr, M, N, K)
+                if packed is not None:
+                    launcher.launch_packed(packed, stream.ptr)
                     return
         lda, ldb, a_col, b_col, extra = K, N, False, False, None
         if isinstance(kernel, ExLaunch):
@@ -277,61 +281,51 @@ def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int,
     return a.data.ptr, 4, b.data.ptr, b.shape[1], 1, (a, b)
 
 
-class Tf32TmaLauncher:
-    """``cuLaunchKernel`` for the wgmma_tma_tf32 kernel: (tmA, tmB, A, B, C, M, N, K, lda, ldb,
-    ldc), two 128-byte tensor maps by value, three pointers and six ints, then (a kernel rendered
-    with an epilogue) the TmExtra struct. Each thread keeps one argument buffer; the driver copies
-    the values before cuLaunchKernel returns."""
+class Tf32TmaLauncher(PackedLauncher):
+    """The wgmma_tma_tf32 kernel's arguments (tmA, tmB, A, B, C, M, N, K, lda, ldb, ldc): two
+    128-byte tensor maps by value, three pointers and six ints, then (a kernel rendered with an
+    epilogue) the TmExtra struct. Its plans are keyed by A and B (C and the epilogue vary), so a
+    launch packs them into this thread's buffer (:meth:`__call__`; the driver copies the values
+    before cuLaunchKernel returns); the hot path's contiguous products also keep an argument list
+    packed per C as well (:attr:`ready`)."""
 
     #: byte offsets of the 11 arguments in the buffer (the maps 64-byte aligned, as the struct is)
     OFFSETS = (0, 128, 256, 264, 272, 280, 284, 288, 292, 296, 300)
     SIZE = 320
-    #: launch plans kept per kernel
-    PLANS = 1024
 
     def __init__(self, raw: Any, block: tuple[int, int, int], smem: int):
-        from cupy.cuda import driver
-
-        self._launch = driver.launchKernel
-        self.fptr = raw.kernel.ptr
-        self.block = block
-        self.smem = smem
+        super().__init__(raw, block, smem)
         self._tls = threading.local()
-        #: (a_ptr, lda, b_ptr, ldb, M, N, K) -> (grid, A's map, B's map)
-        self.plans: dict = {}
+        #: (a_ptr, b_ptr, c_ptr, M, N, K) of a contiguous product -> its packed arguments
+        self.ready: dict = {}
 
-    def remember(self, key: tuple, plan: tuple) -> tuple:
-        """Keep `plan` for `key` (the oldest half dropped past PLANS entries); returns it."""
-        if len(self.plans) >= self.PLANS:
-            for old in list(self.plans)[: self.PLANS // 2]:
-                self.plans.pop(old, None)
-        self.plans[key] = plan
-        return plan
-
-    def _buffers(self):
-        raw = ctypes.create_string_buffer(self.SIZE + 64)
-        base = (ctypes.addressof(raw) + 63) & ~63
-        params = (ctypes.c_void_p * (len(self.OFFSETS) + 1))(*(base + off for off in self.OFFSETS), None)
+    def _fill(self, base: int, amap: bytes, bmap: bytes, a_ptr: int, b_ptr: int, c_ptr: int, M: int, N: int,
+              K: int, lda: int, ldb: int, ldc: int) -> None:
+        ctypes.memmove(base, amap, 128)
+        ctypes.memmove(base + 128, bmap, 128)
         ptrs = (ctypes.c_uint64 * 3).from_address(base + self.OFFSETS[2])
+        ptrs[0], ptrs[1], ptrs[2] = a_ptr, b_ptr, c_ptr
         words = (ctypes.c_int32 * 6).from_address(base + self.OFFSETS[5])
-        self._tls.bufs = bufs = (raw, base, params, ctypes.addressof(params), ptrs, words)
-        return bufs
+        words[0], words[1], words[2], words[3], words[4], words[5] = M, N, K, lda, ldb, ldc
+
+    def pack_ready(self, plan: tuple, a_ptr: int, b_ptr: int, c_ptr: int, M: int, N: int, K: int) -> tuple:
+        """The packed arguments of the contiguous product C = A @ B under `plan`, kept in
+        :attr:`ready`: (grid x, argument address array's address, buffers kept alive)."""
+        raw, base, params, params_ptr = self.new_buffer()
+        self._fill(base, plan[1], plan[2], a_ptr, b_ptr, c_ptr, M, N, K, K, N, N)
+        return self.remember((a_ptr, b_ptr, c_ptr, M, N, K), (plan[0], params_ptr, (raw, params)), self.ready)
 
     def __call__(self, grid_x: int, amap: bytes, bmap: bytes, a_ptr: int, b_ptr: int, c_ptr: int, M: int, N: int,
                  K: int, lda: int, ldb: int, ldc: int, stream_ptr: int, extra: Any = None) -> None:
-        try:
-            _, base, params, params_ptr, ptrs, words = self._tls.bufs
-        except AttributeError:
-            _, base, params, params_ptr, ptrs, words = self._buffers()
-        # the 12th argument, the TmExtra struct, where the kernel takes one (the driver reads as
-        # many argument addresses as the kernel has parameters)
+        bufs = getattr(self._tls, "bufs", None)
+        if bufs is None:
+            # one more argument slot: the TmExtra struct, where the kernel takes one (the driver
+            # reads as many argument addresses as the kernel has parameters)
+            bufs = self._tls.bufs = self.new_buffer(extra_slots=1)
+        _, base, params, params_ptr = bufs
         params[len(self.OFFSETS)] = ctypes.addressof(extra) if extra is not None else None
-        ctypes.memmove(base, amap, 128)
-        ctypes.memmove(base + 128, bmap, 128)
-        ptrs[0], ptrs[1], ptrs[2] = a_ptr, b_ptr, c_ptr
-        words[0], words[1], words[2], words[3], words[4], words[5] = M, N, K, lda, ldb, ldc
-        bx, by, bz = self.block
-        self._launch(self.fptr, grid_x, 1, 1, bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
+        self._fill(base, amap, bmap, a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc)
+        self.launch_packed((grid_x, params_ptr), stream_ptr)
 
 
 def _addressable(X: Any, rows: int, cols: int, pitch: int, stream: Any) -> tuple[Any, int]:
