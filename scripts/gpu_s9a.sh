@@ -27,28 +27,6 @@ for impl in ours cublas; do
     echo "--- $impl"
     grep -E "^  [a-z_]+\.|Function Name|\(\w+\)|Duration|SM Frequency|Stall|Shared" "$OUT/ncu_$impl.txt" | grep -v "^==" | cut -c1-140 | head -50
 done
-echo "--- clock samples (median per block window)"
-python3 - "$OUT" <<'PY'
-import sys, datetime, statistics as st, re
-out = sys.argv[1]
-rows = []
-for line in open(f"{out}/smi.csv"):
-    parts = [p.strip() for p in line.split(",")]
-    try:
-        ts = datetime.datetime.strptime(parts[0], "%Y/%m/%d %H:%M:%S.%f").timestamp()
-        rows.append((ts, float(parts[1].split()[0]), float(parts[2].split()[0]), parts[3]))
-    except Exception:
-        pass
-for log in ("clock_tf32.log", "clock_tf32x3.log"):
-    for line in open(f"{out}/{log}"):
-        m = re.match(r"block (\d+) (\w+)\s+([\d.]+)-([\d.]+) median ([\d.]+) ms\s+([\d.]+) TF/s", line)
-        if not m:
-            continue
-        t0, t1 = float(m.group(3)), float(m.group(4))
-        inside = [r for r in rows if t0 + 0.2 <= r[0] <= t1]
-        if inside:
-            print(f"{log[6:-4]:7s} {m.group(2):6s} {m.group(6):>6s} TF/s  sm {st.median(r[1] for r in inside):.0f} MHz  "
-                  f"power {st.median(r[2] for r in inside):.0f} W  reasons {sorted(set(r[3] for r in inside))}")
-        else:
-            print(f"{log[6:-4]:7s} {m.group(2):6s} {m.group(6):>6s} TF/s  (no samples; local clock offset?)")
-PY
+echo "--- clock and power per block"
+python3 scripts/probe_clock.py --clocks "$OUT/smi.csv" "$OUT/clock_tf32.log"
+python3 scripts/probe_clock.py --clocks "$OUT/smi.csv" "$OUT/clock_tf32x3.log"

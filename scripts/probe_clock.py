@@ -6,6 +6,10 @@ profiles (``--blocks 1 --calls 4``).
     PYTHONPATH=. python3 scripts/probe_clock.py --impl ours,cublas --mode tf32 --size 8192 \
         --blocks 6 --calls 40 [--params bm=256,bn=128]
     python3 scripts/probe_clock.py --summary LOG   # LOG: such lines, each prefixed "VARIANT MODE rROUND "
+    python3 scripts/probe_clock.py --clocks SMI.csv LOG  # each block's median SM clock and power
+
+SMI.csv: ``nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader -lms 100``
+taken beside the run (the same host clock).
 
 The summary is a markdown table per (variant, mode): ours' TF/s per block and, per pair of
 blocks (ours, then cuBLAS), cuBLAS's median time over ours', and the median of those ratios.
@@ -18,6 +22,31 @@ import collections
 import re
 import statistics
 import time
+
+
+def clock_windows(smi_csv: str, log: str) -> str:
+    """Per block of `log` (prefixed or not), the median SM clock and board power nvidia-smi
+    sampled inside the block's window (its first 0.1 s left out)."""
+    import datetime
+
+    samples = []
+    for line in open(smi_csv):
+        parts = [p.strip() for p in line.split(",")]
+        try:
+            when = datetime.datetime.strptime(parts[0], "%Y/%m/%d %H:%M:%S.%f").timestamp()
+            samples.append((when, float(parts[1].split()[0]), float(parts[2].split()[0])))
+        except (ValueError, IndexError):
+            continue
+    rows = []
+    for line in open(log):
+        m = re.match(r"(.*?)block (\d+) (\w+)\s+([\d.]+)-([\d.]+) median ([\d.]+) ms", line)
+        if not m:
+            continue
+        inside = [x for x in samples if float(m.group(4)) + 0.1 <= x[0] <= float(m.group(5))]
+        where = f"sm {statistics.median(x[1] for x in inside):.0f} MHz, power {statistics.median(x[2] for x in inside):.0f} W" \
+            if inside else "no samples in its window"
+        rows.append(f"{m.group(1)}block {m.group(2)} {m.group(3):6s} {m.group(6)} ms: {where}")
+    return "\n".join(rows)
 
 
 def summarize(path: str) -> str:
@@ -43,15 +72,21 @@ def summarize(path: str) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--impl", default="ours,cublas", help="comma list of ours / cublas, alternated per block")
-    p.add_argument("--mode", default="tf32", choices=("tf32", "tf32x3"))
+    p.add_argument("--mode", default="tf32", choices=("tf32", "tf32x3", "float64"),
+                   help="tf32 / tf32x3: wgmma_tma_tf32 (--params) against cuBLAS TF32 / FP32; float64: "
+                        "auto's pick against cuBLAS DGEMM")
     p.add_argument("--size", type=int, default=8192)
     p.add_argument("--blocks", type=int, default=6)
     p.add_argument("--calls", type=int, default=40)
     p.add_argument("--params", default="", help="config params of ours, e.g. bm=256,bn=128")
     p.add_argument("--summary", metavar="LOG", help="print the table of a log of prefixed probe lines, and exit")
+    p.add_argument("--clocks", nargs=2, metavar=("SMI_CSV", "LOG"), help="print each block's clock and power, and exit")
     args = p.parse_args(argv)
     if args.summary:
         print(summarize(args.summary))
+        return 0
+    if args.clocks:
+        print(clock_windows(*args.clocks))
         return 0
 
     import cupy
@@ -60,12 +95,15 @@ def main(argv=None) -> int:
     from tiled_matmul.measure import cublas_compute_type, make_inputs
 
     n = args.size
-    a, b, c = make_inputs((n, n, n), "float32", 1, seed=0)[0]
-    base = {"tf32x3": dict(bm=128, bn=128, stages=4, passes=3), "tf32": dict(bm=256, bn=128, stages=4, passes=1)}
-    params = {**base[args.mode], **{kv.split("=")[0]: int(kv.split("=")[1]) for kv in args.params.split(",") if kv}}
-    ours = tm.kernel("wgmma_tma_tf32", **params)
-    kind = "fp32" if args.mode == "tf32x3" else "tf32"
-    fns = {"ours": lambda: ours(a, b, out=c), "cublas": lambda: cupy.matmul(a, b, out=c)}
+    a, b, c = make_inputs((n, n, n), "float64" if args.mode == "float64" else "float32", 1, seed=0)[0]
+    if args.mode == "float64":
+        fns = {"ours": lambda: tm.matmul(a, b, out=c), "cublas": lambda: cupy.matmul(a, b, out=c)}
+    else:
+        base = {"tf32x3": dict(bm=128, bn=128, stages=4, passes=3), "tf32": dict(bm=256, bn=128, stages=4, passes=1)}
+        params = {**base[args.mode], **{kv.split("=")[0]: int(kv.split("=")[1]) for kv in args.params.split(",") if kv}}
+        ours = tm.kernel("wgmma_tma_tf32", **params)
+        fns = {"ours": lambda: ours(a, b, out=c), "cublas": lambda: cupy.matmul(a, b, out=c)}
+    kind = "fp32" if args.mode in ("tf32x3", "float64") else "tf32"
     impls = args.impl.split(",")
     flops = 2.0 * n ** 3
     with cublas_compute_type(kind):

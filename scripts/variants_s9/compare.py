@@ -3,18 +3,17 @@ outputs bit for bit against the first variant, componentwise errors, cuBLAS besi
 
     python3 scripts/variants_s9/compare.py ROOT v0,v3,v4 [tf32|tf32x3]
 """
-import sys, importlib, numpy as np
+import os, sys, numpy as np
 import cupy
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _checkout import import_checkout, leave  # noqa: E402
 root = sys.argv[1]; variants = sys.argv[2].split(",")
 mode = sys.argv[3] if len(sys.argv) > 3 else "tf32"
 params = dict(bm=256, bn=128, stages=4, passes=1) if mode == "tf32" else dict(bm=128, bn=128, stages=4, passes=3)
 shapes = [(4096, 4096, 4096), (1000, 33, 129), (129, 1000, 77), (257, 250, 1000), (3001, 2999, 3007)]
 res = {}
 for v in variants:
-    sys.path.insert(0, f"{root}/{v}")
-    for m in [k for k in list(sys.modules) if k == "tiled_matmul" or k.startswith("tiled_matmul.")]:
-        del sys.modules[m]
-    tm = importlib.import_module("tiled_matmul")
+    tm = import_checkout(f"{root}/{v}")
     from tiled_matmul import numerics
     from tiled_matmul.measure import cublas_compute_type
     k = tm.kernel("wgmma_tma_tf32", **params)
@@ -35,4 +34,4 @@ for v in variants:
         res[(v, s)] = cupy.asnumpy(c)
         same = np.array_equal(res[(v, s)].view(np.uint32), res[(variants[0], s)].view(np.uint32))
         print(f"{v} {mode} {M}x{N}x{K}: err {err:.3e} cuBLAS {cerr:.3e} NaN/Inf masks as cuBLAS {nanmask_ok} bit-equal to {variants[0]} {same}", flush=True)
-    sys.path.pop(0)
+    leave(f"{root}/{v}")
