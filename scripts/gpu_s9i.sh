@@ -14,15 +14,7 @@ for v in base va vc vcb; do
     [ $v = base ] || patch -s -p1 -d /tmp/r/$v < scripts/variants_s9/dmma_$v.patch
 done
 timeout 200 python3 scripts/variants_s9/compare64.py /tmp/r base,va,vc,vcb 2>&1 | tee "$OUT/compare64.log"
-for round in 1 2; do
-    for v in base va vc vcb; do
-        for n in 4096 8192; do
-            (cd /tmp/r/$v && PYTHONPATH=. timeout 100 python3 scripts/probe_clock.py --mode float64 --size $n --blocks 4 \
-                --calls $(( n == 4096 ? 200 : 30 )) 2>&1 | sed "s/^/$v f64-$n r$round /") >> "$OUT/clock64.log"
-        done
-    done
-done
-python3 scripts/probe_clock.py --summary "$OUT/clock64.log"
+bash scripts/clock_rounds.sh "$OUT/clock64.log" float64 2 /tmp/r "base va vc vcb" "4096:200 8192:30"
 for v in base va vc vcb; do
     (cd /tmp/r/$v && PYTHONPATH=. timeout 100 ncu --kernel-name regex:dmma --launch-skip 2 --launch-count 1 \
         --metrics gpu__time_duration.sum,smsp__inst_executed.sum,sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active \

@@ -20,15 +20,7 @@ echo "== tests $(( $(date +%s) - T0 )) s"
 SAN_TIMEOUT=200 bash scripts/gpu_sanitize.sh memcheck scripts/sanitize_driver.py --strategies dmma,dmma_split_k \
     --dtypes float64 --shapes 256x128x40,128x128x8,384x256x100,33x65x17,129x130x257
 echo "== sanitizer $(( $(date +%s) - T0 )) s"
-for round in 1 2; do
-    for v in base new; do
-        for n in 4096 8192; do
-            (cd /tmp/r/$v && timeout 100 python3 scripts/probe_clock.py --mode float64 --size $n --blocks 4 \
-                --calls $(( n == 4096 ? 200 : 30 )) 2>&1 | sed "s/^/$v f64-$n r$round /") >> "$OUT/clock64.log"
-        done
-    done
-done
-python3 scripts/probe_clock.py --summary "$OUT/clock64.log"
+bash scripts/clock_rounds.sh "$OUT/clock64.log" float64 2 /tmp/r "base new" "4096:200 8192:30"
 echo "== clocks $(( $(date +%s) - T0 )) s"
 timeout 300 python3 benchmarks/shape_suite.py --dtypes float64 --classes "compute;small" --out "$OUT/suite64" > "$OUT/suite64.txt" 2>&1
 echo "suite rc $? $(( $(date +%s) - T0 )) s"

@@ -20,15 +20,7 @@ for r in 1 2; do
             | grep -E "^\s+(gpu__|sm__)" | sed "s/^/$v r$r /")
     done
 done
-for round in 1 2; do
-    for v in base off; do
-        for n in 4096 8192; do
-            (cd /tmp/r/$v && PYTHONPATH=. timeout 100 python3 scripts/probe_clock.py --mode float64 --size $n --blocks 4 \
-                --calls $(( n == 4096 ? 200 : 30 )) 2>&1 | sed "s/^/$v f64-$n r$round /") >> "$OUT/clock64.log"
-        done
-    done
-done
-python3 scripts/probe_clock.py --summary "$OUT/clock64.log"
+bash scripts/clock_rounds.sh "$OUT/clock64.log" float64 2 /tmp/r "base off" "4096:200 8192:30"
 echo "== timing $(( $(date +%s) - T0 )) s"
 cd /tmp/r/off
 NSHARD=8 SHARD_TIMEOUT=400 bash scripts/gpu_shards.sh dmma tests/test_gpu_dmma.py tests/test_gpu_dmma_split_k.py
