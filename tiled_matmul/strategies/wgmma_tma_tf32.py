@@ -286,8 +286,8 @@ class Tf32TmaLauncher(PackedLauncher):
     128-byte tensor maps by value, three pointers and six ints, then (a kernel rendered with an
     epilogue) the TmExtra struct. Its plans are keyed by A and B (C and the epilogue vary), so a
     launch packs them into this thread's buffer (:meth:`__call__`; the driver copies the values
-    before cuLaunchKernel returns); the hot path's contiguous products also keep an argument list
-    packed per C as well (:attr:`ready`)."""
+    before cuLaunchKernel returns); contiguous products on the hot path also keep one argument
+    list packed per C (:attr:`ready`)."""
 
     #: byte offsets of the 11 arguments in the buffer (the maps 64-byte aligned, as the struct is)
     OFFSETS = (0, 128, 256, 264, 272, 280, 284, 288, 292, 296, 300)
