@@ -23,7 +23,7 @@ from tiled_matmul.strategies.gemv_xb import GemvXbConfig
 from .conftest import HAS_NVCC
 
 GEMV = ("gemv_xb", "gemv_ax")
-CASES = [(n, c, dt) for n in GEMV for c in tm.STRATEGIES[n].configs for dt in ("float32", "float64")]
+CASES = [(n, c, dt) for n in GEMV for dt in ("float32", "float64") for c in tm.STRATEGIES[n].configs_for(dt)]
 IDS = [f"{n}-{c.tag()}-{dt}" for n, c, dt in CASES]
 
 
@@ -33,8 +33,9 @@ def test_registered_tunable_and_sized(name):
     assert entry.tunable and entry.supports("float32") and entry.supports("float64")
     assert 4 <= len(entry.search_space) <= 8
     for cfg in entry.configs:
-        cfg.validate(H100_LIMITS, "float32")
-        cfg.validate(H100_LIMITS, "float64")
+        cfg.validate(H100_LIMITS, "float32")  # float32 is every config's dtype
+    # float64's registers take most of them too (gemv_xb's float32-only K-group configs aside)
+    assert len(entry.configs_for("float64", H100_LIMITS)) >= len(entry.configs) - 2
 
 
 @pytest.mark.parametrize(
@@ -62,6 +63,39 @@ def test_rules_name_the_broken_constraint(cfg, dtype, needle):
     msg = str(err.value)
     assert needle in msg, msg
     assert "A valid config is" in msg and type(cfg)().default_hint() in msg
+
+
+def test_k_groups_narrow_the_block_and_deepen_the_step():
+    """kg groups of threads/kg column lanes: the block covers threads/kg * 4 columns, a step of
+    every group unroll * kg rows of K, and the groups' sums of one row take shared memory."""
+    cfg = GemvXbConfig(threads=512, mt=1, unroll=8, min_blocks=1, kg=32)
+    assert cfg.lanes == 16 and cfg.tile_mn == (1, 64) and cfg.tile_k == 8 * 32
+    assert cfg.grid(1, 8192) == (128, 1, 1)
+    assert cfg.smem_bytes("float32") == 512 * 4 * 4 and cfg.smem_bytes("float64") == 512 * 4 * 8
+    assert GemvXbConfig().smem_bytes("float32") == 0  # one group: nothing to add up
+    # 1 x 8192 fills the H100 from the output alone: K is not split (no workspace, one launch) ...
+    assert cfg.k_splits(1, 8192, 8192, 132, FLOAT32) == 1 and cfg.workspace_bytes(1, 8192, K=8192) == 0
+    # ... where one group's 1024-column block takes 32 slices and a workspace
+    assert GemvXbConfig(mt=1).k_splits(1, 8192, 8192, 132, FLOAT32) == 32
+    # the streamed bytes are the same; A is read once per (narrower) column block
+    assert cfg.streamed(1, 8192, 8192) == GemvXbConfig(mt=1).streamed(1, 8192, 8192)
+    assert cfg.global_reads(1, 8192, 8192)[0] == 128 * 8192
+    src = render(tm.STRATEGIES["gemv_xb"], cfg, "float32")
+    assert "constexpr int KG = 32;" in src and "__shared__ __align__(16) T part[THREADS * COLS];" in src
+    assert "T part[" not in render(tm.STRATEGIES["gemv_xb"], GemvXbConfig(mt=1), "float32")
+
+
+@pytest.mark.parametrize(
+    "params,needle",
+    [
+        (dict(kg=3), "kg (3) must be between 1 and 64 and leave threads/kg (256/3)"),
+        (dict(kg=64), "threads/kg (256/64) a whole multiple of 8"),
+        (dict(threads=1024, kg=128, min_blocks=1), "kg (128) must be between 1 and 64"),
+    ],
+)
+def test_k_group_rule(params, needle):
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        GemvXbConfig(**params).validate(H100_LIMITS, "float32")
 
 
 def test_float64_halves_the_promised_occupancy():

@@ -52,7 +52,7 @@ def test_every_config_on_skinny_shapes(name, dtype, K):
     import cupy as cp
 
     gen = cp.random.default_rng(K)
-    kernels = [tm.kernel(name, **cfg.params()) for cfg in tm.STRATEGIES[name].configs]
+    kernels = [tm.kernel(name, **cfg.params()) for cfg in tm.STRATEGIES[name].configs_for(dtype)]
     split_seen = False
     for thin in THIN:
         for wide in WIDE:
@@ -88,7 +88,7 @@ def test_unaligned_operands(name, dtype):
 
     # split (per the rung and config) or not: 1x8192x4096 splits on gemv_xb, 256x4x4096 on gemv_ax
     shapes = [(1, 8192, 4096), (4, 1000, 1000), (8192, 1, 4096), (256, 4, 4096), (1000, 4, 1000), (33, 8, 128)]
-    for cfg in tm.STRATEGIES[name].configs:
+    for cfg in tm.STRATEGIES[name].configs_for(dtype):
         for M, N, K in shapes:
             for which in ("a", "b", "out", "all"):
                 a = unaligned(M, K) if which in ("a", "all") else _uniform(gen, M, K, dtype)
@@ -100,27 +100,30 @@ def test_unaligned_operands(name, dtype):
                 assert report.passed, (name, cfg.params(), (M, N, K), which, report)
 
 
-DETERMINISM = {"gemv_xb": [(1, 8192, 8192), (3, 1000, 65536), (8, 4096, 1000)],
+DETERMINISM = {"gemv_xb": [(1, 8192, 8192), (3, 1000, 65536), (8, 4096, 1000), (1, 1000, 65536)],
                "gemv_ax": [(256, 1, 65536), (100, 3, 65536), (33, 8, 4096)]}
 
 
 @pytest.mark.parametrize("name", GEMV)
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_split_k_is_deterministic(name, dtype):
-    """Shapes whose K is split into a workspace: two runs give bit-identical results."""
+    """Sums over K that are not one thread's (slices of K in a workspace, gemv_xb's K groups in a
+    block): two runs give bit-identical results, and every config splits K on some shape here."""
     import cupy as cp
 
     gen = cp.random.default_rng(11)
     dt = np.dtype(dtype)
     ints = np.int32 if dt.itemsize == 4 else np.int64
+    split = {cfg: 0 for cfg in tm.STRATEGIES[name].configs_for(dtype)}
     for M, N, K in DETERMINISM[name]:
         a, b = _uniform(gen, M, K, dtype), _uniform(gen, K, N, dtype)
-        for cfg in tm.STRATEGIES[name].configs:
-            assert _splits(name, cfg, M, N, K, dt.name) > 1, (cfg, (M, N, K))
+        for cfg in split:
+            split[cfg] += _splits(name, cfg, M, N, K, dt.name) > 1
             k = tm.kernel(name, **cfg.params())
             c1, c2 = k(a, b), k(a, b)
             assert bool((c1.view(ints) == c2.view(ints)).all()), (name, cfg.params(), (M, N, K))
             assert tm.check(c1, a, b).passed
+    assert all(split.values()), [cfg.params() for cfg, n in split.items() if not n]
 
 
 @pytest.mark.parametrize("name", GEMV)
@@ -141,7 +144,7 @@ def test_nan_and_inf_propagate_like_cupy_matmul(name, dtype, rng):
         a[M // 2, :] = 0.0  # a zero row meets any Inf in B: NaN there
         a[M // 2, K // 2] = np.inf
         ref = cp.matmul(a, b)
-        for cfg in tm.STRATEGIES[name].configs:
+        for cfg in tm.STRATEGIES[name].configs_for(dtype):
             out = poisoned((M, N), dtype)
             tm.matmul(a, b, strategy=name, out=out, **cfg.params())
             assert cp.array_equal(cp.isnan(out), cp.isnan(ref)), (cfg.params(), (M, N, K))

@@ -53,6 +53,12 @@ class Strategy:
         """The default config, then the search space, without repeats (order kept)."""
         return tuple(dict.fromkeys((self.default, *self.search_space)))
 
+    def configs_for(self, dtype: Any, device: Any = None) -> tuple[Config, ...]:
+        """:attr:`configs` that validate for `dtype` on `device` (the current GPU, or the H100
+        stand-in): a search space is dtype-free, and a config sized for float32's registers may
+        not fit float64's (gemv_xb's float32-only K-group configs)."""
+        return tuple(c for c in self.configs if c.is_valid(device, dtype))
+
     def supports(self, dtype: Any) -> bool:
         """Whether this strategy computes `dtype` (tensor_core is float32 only, dmma float64 only)."""
         return self.config_cls.supports(dtype)
