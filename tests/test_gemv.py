@@ -339,10 +339,13 @@ def test_heuristic_doctests():
 @pytest.mark.parametrize(
     "shape,strategy,params",
     [
-        ((1, 8192, 8192), "gemv_xb", {"mt": 1}),
+        ((1, 8192, 8192), "gemv_xb", {"threads": 512, "mt": 1, "unroll": 8, "min_blocks": 1, "kg": 32}),
         ((2, 4096, 4096), "gemv_xb", {"mt": 2}),
-        ((3, 8192, 8192), "gemv_xb", {}),
-        ((4, 8192, 8192), "gemv_xb", {}),
+        ((3, 8192, 8192), "gemv_xb", {"threads": 256, "mt": 4, "unroll": 8, "min_blocks": 1, "kg": 16}),
+        ((4, 8192, 8192), "gemv_xb", {"threads": 256, "mt": 4, "unroll": 8, "min_blocks": 1, "kg": 16}),
+        ((1, 50000, 2048), "gemv_xb", {"mt": 1}),  # K groups of 64 rows: too short, one group
+        ((4, 8192, 4095), "gemv_xb", {}),
+        ((4, 8192, 4096), "gemv_xb", {"threads": 256, "mt": 4, "unroll": 8, "min_blocks": 1, "kg": 16}),
         ((7, 8192, 8192), "gemv_xb", {"mt": 8, "unroll": 4}),
         ((8, 1000, 65536), "gemv_xb", {"mt": 8, "unroll": 4}),
         ((8192, 1, 8192), "gemv_ax", {"nt": 1, "rows": 4, "unroll": 4}),

@@ -97,15 +97,29 @@ GEMV_MAX = 8
 #: ... and whose streamed operand (B for gemv_xb, A for gemv_ax) has at least this many elements
 GEMV_MIN_STREAM = 2**18
 #: params by M rounded up to a power of two (gemv_xb), by N (gemv_ax): one chunk covers the rows
-#: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM
-_XB = {1: dict(mt=1), 2: dict(mt=2), 4: {}, 8: dict(mt=8, unroll=4)}
+#: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM.
+#: M = 1 and 4 take K groups (narrow blocks that fill the GPU without a split of K) where K is
+#: long enough for them (GEMV_KG_MIN_RUN), else one group (_XB_ONE_GROUP). On the H100, float32
+#: (scripts/probe_gemv_configs.py kg / kg2, tenth session): 1x8192x8192 1-2% faster,
+#: 1x1000x100000 6%, 4x12288x5000 2%; the configs fit float64's registers too
+_XB = {1: dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 2: dict(mt=2),
+       4: dict(threads=256, mt=4, unroll=8, min_blocks=1, kg=16), 8: dict(mt=8, unroll=4)}
+_XB_ONE_GROUP = {1: dict(mt=1), 4: {}}
+#: rows of K each of gemv_xb's K groups needs at least: a shorter run is mostly its pipeline's ramp
+#: and the groups' sum in shared memory (1x50000x2048 float32, 64-row runs: 2.5% slower than one
+#: group of 1024 columns with K split 5 ways)
+GEMV_KG_MIN_RUN = 256
 _AX = {1: dict(nt=1, rows=4, unroll=4), 2: dict(nt=2), 4: {}, 8: dict(nt=8, rows=4, unroll=1)}
 
 
 def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     """The GEMV rung and params for a skinny shape, or None."""
     if M <= GEMV_MAX < N and N * K >= GEMV_MIN_STREAM:
-        return "gemv_xb", dict(_XB[1 << (M - 1).bit_length()])
+        rows = 1 << (M - 1).bit_length()
+        params = _XB[rows]
+        if K < GEMV_KG_MIN_RUN * params.get("kg", 1):
+            params = _XB_ONE_GROUP[rows]
+        return "gemv_xb", dict(params)
     if N <= GEMV_MAX and M * K >= GEMV_MIN_STREAM:
         return "gemv_ax", dict(_AX[1 << (N - 1).bit_length()])
     return None
@@ -339,9 +353,9 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(256, 256, 65536, wgmma=False)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     >>> recommend(1, 8192, 8192)
-    ('gemv_xb', {'mt': 1})
+    ('gemv_xb', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
     >>> recommend(3, 4096, 14336, dtype="float64")
-    ('gemv_xb', {})
+    ('gemv_xb', {'threads': 256, 'mt': 4, 'unroll': 8, 'min_blocks': 1, 'kg': 16})
     >>> recommend(8192, 1, 8192)
     ('gemv_ax', {'nt': 1, 'rows': 4, 'unroll': 4})
     >>> recommend(8192, 7, 8192, dtype="float64")

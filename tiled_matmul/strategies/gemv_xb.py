@@ -87,7 +87,7 @@ class GemvXbConfig(SkinnyConfig):
 STRATEGY = Strategy.of(
     GemvXbConfig,
     "10_gemv_xb.cu.j2",
-    "skinny x·B (small M): B streamed once per mt rows with 16-byte loads, unroll rows in flight; K split at launch",
+    "skinny x·B (small M): B streamed once per mt rows with 16-byte loads, unroll rows in flight; K split among kg thread groups of a block and across blocks at launch",
     [
         dict(mt=1),
         dict(mt=2),
