@@ -3,10 +3,16 @@ bandwidth: each candidate's median against cupy.matmul's and a device copy's in 
 events, L2 flushed with the host lead). Invalid configs (the rules' register budget) are listed
 and skipped.
 
-    PYTHONPATH=. python3 scripts/probe_gemv_configs.py
+    PYTHONPATH=. python3 scripts/probe_gemv_configs.py [outside|kg|kg2]
+
+"outside": the eighth session's configs outside the search space; "kg": gemv_xb's K groups
+(tenth session) against the shipped picks on the x·B rows under 88% of copy; "kg2": the
+heuristic's K-group picks against its earlier ones on shapes off the suite.
 """
 
 from __future__ import annotations
+
+import sys
 
 import cupy as cp
 
@@ -17,13 +23,39 @@ XB = [dict(mt=1), dict(mt=2), dict(mt=2, unroll=4, min_blocks=4), dict(mt=1, unr
       dict(mt=2, unroll=8, min_blocks=4), dict(threads=128, mt=2, unroll=8, min_blocks=4),
       dict(threads=128, mt=1, unroll=16, min_blocks=4), dict(threads=512, mt=1, unroll=8, min_blocks=1),
       dict(mt=4, unroll=4, min_blocks=4), dict(mt=8, unroll=2, min_blocks=4), dict(mt=8, unroll=4)]
+#: K groups in a block (tenth session): narrow blocks that fill the GPU without a split of K
+XB_KG = [dict(mt=1), dict(threads=128, mt=1, unroll=16, min_blocks=4), dict(mt=1, unroll=4, min_blocks=4),
+         dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=64),
+         dict(threads=512, mt=1, unroll=4, min_blocks=1, kg=32), dict(threads=256, mt=1, unroll=8, min_blocks=2, kg=16),
+         dict(threads=256, mt=1, unroll=16, min_blocks=2, kg=16), dict(threads=512, mt=1, unroll=16, min_blocks=1, kg=32),
+         dict(threads=256, mt=1, unroll=16, min_blocks=2, kg=8), dict(threads=512, mt=1, unroll=16, min_blocks=1, kg=16)]
+XB_KG2 = [dict(mt=2), dict(threads=512, mt=2, unroll=4, min_blocks=1, kg=32), dict(threads=512, mt=2, unroll=8, min_blocks=1, kg=32),
+          dict(threads=256, mt=2, unroll=8, min_blocks=2, kg=16), dict(threads=512, mt=2, unroll=4, min_blocks=1, kg=64)]
+XB_KG8 = [dict(mt=8, unroll=4), dict(threads=256, mt=8, unroll=4, min_blocks=1, kg=16),
+          dict(threads=512, mt=8, unroll=4, min_blocks=1, kg=32), dict(threads=256, mt=8, unroll=2, min_blocks=2, kg=16),
+          dict(threads=512, mt=8, unroll=2, min_blocks=1, kg=32), dict(threads=256, mt=8, unroll=8, min_blocks=1, kg=16),
+          dict(threads=256, mt=8, unroll=12, min_blocks=1, kg=16), dict(threads=256, mt=4, unroll=8, min_blocks=1, kg=16)]
 AX = [dict(nt=8, rows=4, unroll=1), dict(nt=8, rows=4, unroll=1, min_blocks=4), dict(nt=8, rows=2, unroll=1, min_blocks=4),
       dict(nt=8, rows=2, unroll=2, min_blocks=4), dict(nt=8, rows=1, unroll=2, min_blocks=4),
       dict(nt=8, rows=4, unroll=2, min_blocks=2), dict(nt=4, rows=4, unroll=1, min_blocks=4),
       dict(nt=8, rows=2, unroll=1, min_blocks=3)]
-CASES = [("gemv_xb", 2, 8192, 8192, "float64", XB), ("gemv_xb", 8, 8192, 8192, "float32", XB),
-         ("gemv_xb", 1, 4096, 16384, "float32", XB), ("gemv_xb", 8, 8192, 8192, "float64", XB),
-         ("gemv_ax", 8192, 8, 8192, "float64", AX), ("gemv_ax", 8192, 8, 8192, "float32", AX)]
+CASES = {
+    "outside": [("gemv_xb", 2, 8192, 8192, "float64", XB), ("gemv_xb", 8, 8192, 8192, "float32", XB),
+                ("gemv_xb", 1, 4096, 16384, "float32", XB), ("gemv_xb", 8, 8192, 8192, "float64", XB),
+                ("gemv_ax", 8192, 8, 8192, "float64", AX), ("gemv_ax", 8192, 8, 8192, "float32", AX)],
+    "kg": [("gemv_xb", 1, 8192, 8192, "float32", XB_KG), ("gemv_xb", 1, 4096, 16384, "float32", XB_KG),
+           ("gemv_xb", 2, 8192, 8192, "float32", XB_KG2), ("gemv_xb", 8, 8192, 8192, "float32", XB_KG8),
+           ("gemv_xb", 1, 8192, 8192, "float64", XB_KG), ("gemv_xb", 1, 4096, 16384, "float64", XB_KG),
+           ("gemv_xb", 4, 12288, 5000, "float32", XB_KG2 + XB_KG8), ("gemv_xb", 1, 1000, 100000, "float32", XB_KG),
+           ("gemv_xb", 8, 8192, 8192, "float64", XB_KG8)],
+    # the heuristic's K-group picks (M = 1, 4) off the suite, and M = 8's float32-only preset
+    "kg2": [("gemv_xb", 4, 12288, 5000, "float32", [dict(), dict(threads=256, mt=4, unroll=8, min_blocks=1, kg=16)]),
+            ("gemv_xb", 3, 4096, 14336, "float64", [dict(), dict(threads=256, mt=4, unroll=8, min_blocks=1, kg=16)]),
+            ("gemv_xb", 1, 1000, 100000, "float32", [dict(mt=1), dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32)]),
+            ("gemv_xb", 1, 3000, 20000, "float64", [dict(mt=1), dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32)]),
+            ("gemv_xb", 1, 50000, 2048, "float32", [dict(mt=1), dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32)]),
+            ("gemv_xb", 8, 8192, 8192, "float32", [dict(mt=8, unroll=4), dict(threads=256, mt=8, unroll=8, min_blocks=1, kg=16)])],
+}
 
 
 def med_us(fn, flush) -> float:
@@ -32,7 +64,7 @@ def med_us(fn, flush) -> float:
 
 def main() -> None:
     flush = L2Flusher()
-    for name, M, N, K, dt, cands in CASES:
+    for name, M, N, K, dt, cands in CASES[sys.argv[1] if len(sys.argv) > 1 else "outside"]:
         a = cp.random.uniform(-1, 1, (M, K)).astype(dt)
         b = cp.random.uniform(-1, 1, (K, N)).astype(dt)
         c = cp.empty((M, N), dtype=dt)
@@ -43,10 +75,11 @@ def main() -> None:
         auto = med_us(lambda: tm.matmul(a, b, out=c), flush)
         pick = tm.kernel("auto").kernel_for(M, N, K, dt)
         print(f"{M}x{N}x{K} {dt}: cuBLAS {cublas:.1f} us; auto {auto:.1f} us ({cublas / auto:.3f}x, "
-              f"{100 * nbytes / auto / 1e3 / copy_gbs:.1f}% of copy) = {pick.strategy} {pick.config.params()}", flush=True)
+              f"{100 * nbytes / auto / 1e3 / copy_gbs:.1f}% of copy) = {pick.strategy.name} {pick.config.params()}", flush=True)
         for params in cands:
             try:
                 k = tm.kernel(name, **params)
+                k.config.validate(dtype=dt)  # a dtype's register budget: checked at the call otherwise
             except ValueError as exc:
                 print(f"    {params}: invalid ({str(exc)[:80]})")
                 continue

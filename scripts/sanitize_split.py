@@ -14,6 +14,9 @@ import tiled_matmul as tm
 
 CASES = [  # (strategy, params, M, N, K, dtype)
     ("gemv_xb", dict(mt=1), 1, 2048, 8192, "float32"),   # 16 lanes in the reduce
+    # K groups summed in shared memory, with a split of K (8 slices) and without, ragged
+    ("gemv_xb", dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 1, 1000, 65536, "float32"),
+    ("gemv_xb", dict(threads=256, mt=8, unroll=4, min_blocks=1, kg=16), 7, 1001, 1003, "float64"),
     ("gemv_ax", dict(nt=1), 300, 1, 16384, "float64"),
     ("wgmma_split_k", dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=8), 64, 64, 8192, "float32"),
     ("dmma_split_k", dict(split_k=4), 129, 127, 1000, "float64"),  # ragged, element path
