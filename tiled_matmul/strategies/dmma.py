@@ -128,8 +128,13 @@ STRATEGY = Strategy.of(
         dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3),
         # the small cubes unsplit, as cuBLAS runs them (scripts/probe_cublas_kernels.py: 32 x 32 x 32
         # tiles in 5 stages at 256^3, 64 x 64 x 16 in 4 at 640^3; probe_dmma_configs.py: 256^3 8.3 us
-        # against 9.4 split, 640^3 24.4 against 27.4 at min_blocks 3, H100; at 3 ptxas spills it here)
+        # against 9.4 split, H100)
         dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
-        dict(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=2),
+        # 576^3-768^3 (the 768 bucket; probe_dmma_configs.py --mid, tenth session, H100): 32 x 64 x
+        # 16 tiles in 4 stages at 4 blocks per SM ran 0.81-0.90x cuBLAS where the shipped split pick
+        # ran 0.66-0.75x; 64 x 64 x 16 in 8 warps of 32 x 16 (one block per SM hides more latency
+        # with two warps per scheduler) beat the same tile in 4 warps on all six shapes, 6-25%
+        dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
+        dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2),
     ],
 )
