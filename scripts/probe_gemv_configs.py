@@ -3,11 +3,13 @@ bandwidth: each candidate's median against cupy.matmul's and a device copy's in 
 events, L2 flushed with the host lead). Invalid configs (the rules' register budget) are listed
 and skipped.
 
-    PYTHONPATH=. python3 scripts/probe_gemv_configs.py [outside|kg|kg2]
+    PYTHONPATH=. python3 scripts/probe_gemv_configs.py [outside|kg|kg2|ax]
 
 "outside": the eighth session's configs outside the search space; "kg": gemv_xb's K groups
 (tenth session) against the shipped picks on the x·B rows under 88% of copy; "kg2": the
-heuristic's K-group picks against its earlier ones on shapes off the suite.
+heuristic's K-group picks against its earlier ones on shapes off the suite; "ax": gemv_ax with A
+loaded one step ahead (a_buffers=2) against the shipped picks, on the template and config of
+scripts/variants_s10/gemv_ax_prefetch.patch (measured and dropped: no faster anywhere).
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ AX = [dict(nt=8, rows=4, unroll=1), dict(nt=8, rows=4, unroll=1, min_blocks=4), 
       dict(nt=8, rows=2, unroll=2, min_blocks=4), dict(nt=8, rows=1, unroll=2, min_blocks=4),
       dict(nt=8, rows=4, unroll=2, min_blocks=2), dict(nt=4, rows=4, unroll=1, min_blocks=4),
       dict(nt=8, rows=2, unroll=1, min_blocks=3)]
+#: gemv_ax with A loaded one step ahead (a_buffers=2, tenth session)
+AX_PF8 = [dict(nt=8, rows=4, unroll=1), dict(nt=8, rows=4, unroll=1, a_buffers=2, min_blocks=1),
+          dict(nt=8, rows=2, unroll=1, a_buffers=2), dict(nt=8, rows=2, unroll=2, a_buffers=2, min_blocks=1),
+          dict(nt=8, rows=2, unroll=1), dict(nt=4, rows=4, unroll=1, a_buffers=2, min_blocks=1)]
+AX_PF1 = [dict(nt=1, rows=4, unroll=4), dict(nt=1, rows=4, unroll=2, a_buffers=2),
+          dict(nt=1, rows=4, unroll=4, a_buffers=2, min_blocks=1), dict(nt=1, rows=2, unroll=4, a_buffers=2)]
 CASES = {
     "outside": [("gemv_xb", 2, 8192, 8192, "float64", XB), ("gemv_xb", 8, 8192, 8192, "float32", XB),
                 ("gemv_xb", 1, 4096, 16384, "float32", XB), ("gemv_xb", 8, 8192, 8192, "float64", XB),
@@ -48,6 +56,9 @@ CASES = {
            ("gemv_xb", 1, 8192, 8192, "float64", XB_KG), ("gemv_xb", 1, 4096, 16384, "float64", XB_KG),
            ("gemv_xb", 4, 12288, 5000, "float32", XB_KG2 + XB_KG8), ("gemv_xb", 1, 1000, 100000, "float32", XB_KG),
            ("gemv_xb", 8, 8192, 8192, "float64", XB_KG8)],
+    "ax": [("gemv_ax", 8192, 8, 8192, "float32", AX_PF8), ("gemv_ax", 8192, 8, 8192, "float64", AX_PF8),
+           ("gemv_ax", 8192, 1, 8192, "float32", AX_PF1), ("gemv_ax", 8192, 1, 8192, "float64", AX_PF1),
+           ("gemv_ax", 100000, 8, 1000, "float32", AX_PF8), ("gemv_ax", 4096, 4, 30000, "float32", AX_PF8)],
     # the heuristic's K-group picks (M = 1, 4) off the suite, and M = 8's float32-only preset
     "kg2": [("gemv_xb", 4, 12288, 5000, "float32", [dict(), dict(threads=256, mt=4, unroll=8, min_blocks=1, kg=16)]),
             ("gemv_xb", 3, 4096, 14336, "float64", [dict(), dict(threads=256, mt=4, unroll=8, min_blocks=1, kg=16)]),
