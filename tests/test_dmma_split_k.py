@@ -58,9 +58,12 @@ DMMA_DIGEST = "187c8e75dc0933b3200a5e653fe14763ace5ede29ac3646762477f755a7d3f2c"
 
 
 #: dmma configs added to its search space after the digest (eighth session: the small cubes
-#: unsplit); test_dmma_sources_hold_no_split_code covers them
+#: unsplit; tenth: 32 x 64 tiles and 64 x 64 in 8 warps, which replaced the 4-warp one);
+#: test_dmma_sources_hold_no_split_code covers them
 DMMA_LATER = [DMMA.make_config(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
-              DMMA.make_config(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=2)]
+              DMMA.make_config(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=2),
+              DMMA.make_config(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
+              DMMA.make_config(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2)]
 
 
 def test_dmma_sources_are_unchanged_by_the_split_hooks():
@@ -369,7 +372,9 @@ def test_shipped_entries_over_the_new_pick():
     retuned with the prune floor (scripts/gpu_s6b.sh), every bucket of these shapes that has an
     entry held dmma_split_k. In the eighth session dmma gained 32 x 32 tiles, as cuBLAS runs these
     cubes, and 256^3-512^3 went back to dmma, unsplit (scripts/gpu_s8i.sh: 0.92-0.96x cuBLAS,
-    against 0.74-0.90 split)."""
+    against 0.74-0.90 split); in the tenth, 32 x 64 tiles at 4 blocks per SM, and the 768 bucket
+    (640^3, 768^3) went to them (scripts/gpu_s10e.sh: 0.88-0.90 / 0.81x, against 0.67-0.68 /
+    0.75-0.76 split)."""
     path = tdb.shipped_db_paths()[0]
     entries = tdb.entries_for(tdb.read_db(path), tdb.DeviceId(tdb.H100_NAME, "90", ""), match_package=False)
     over = {}
@@ -377,7 +382,9 @@ def test_shipped_entries_over_the_new_pick():
         e = entries.get(tdb.bucket(*shape, "float64"))
         if e is not None and e["strategy"] != "dmma_split_k":
             over[shape] = (e["strategy"], e["params"]["bm"], e["params"]["bn"])
-    assert over == {s: ("dmma", 32, 32) for s in [(256, 256, 256), (384, 384, 384), (512, 512, 512)]}
+    assert over == {**{s: ("dmma", 32, 32) for s in [(256, 256, 256), (384, 384, 384), (512, 512, 512)]},
+                    **{s: ("dmma", 32, 64) for s in SMALL if tdb.bucket(*s, "float64") == "float64/768x768x768"}}
+    assert (768, 768, 768) in over
     assert {s for s in SMALL if tdb.bucket(*s, "float64") in entries} == set(SMALL)
     dev = tdb.device_id(H100_LIMITS)
     for shape in SMALL + LONG_K + DECODE:

@@ -97,6 +97,11 @@ LATER_CONFIGS = [("wgmma_split_k", tm.STRATEGIES["wgmma_split_k"].make_config(bm
 LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
                   for p in (dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
                             dict(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=2))]
+#: (tenth session: gemv_xb's K-group configs; dmma's 32 x 64 tiles and 64 x 64 in 8 warps)
+LATER_CONFIGS += [("gemv_xb", cfg.params()) for cfg in tm.STRATEGIES["gemv_xb"].configs if cfg.kg > 1]
+LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
+                  for p in (dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
+                            dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2))]
 
 #: sha256 over every (strategy, config, dtype)'s plain source, in ALL's order, before epilogues
 #: (re-taken from main just before the epilogue merge, which had the precision modes' templates;
@@ -105,8 +110,10 @@ LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
 #: copies moved in among the DMMAs, branch dlay; and when the split-K reduce took lanes and its
 #: launch its early start, eighth session: every non-split rung's sources unchanged by that; and
 #: when dmma's interior copies past K took one offset select per step, ninth session: the only
-#: lines that changed in any dmma rendering are those selects and their comment)
-PLAIN_DIGEST = "10fb86932f21278c6b33999b21e13ac91e906ad64e88a9cb97fb4c2353fa8b55"
+#: lines that changed in any dmma rendering are those selects and their comment; and when
+#: gemv_xb took K groups, tenth session: only gemv_xb's sources changed, every other rung's
+#: rendering is byte-identical to the ninth session's)
+PLAIN_DIGEST = "1750d994968beb97384138b5a984c79f80fe8e69f4f01380e586616be646ee75"
 
 SPECS = {
     "batched": lambda ct: ExSpec(ct, batched=True),
