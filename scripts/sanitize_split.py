@@ -21,6 +21,10 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("wgmma_split_k", dict(bm=64, bn=64, stages=4, min_blocks=2, split_k=8), 64, 64, 8192, "float32"),
     ("dmma_split_k", dict(split_k=4), 129, 127, 1000, "float64"),  # ragged, element path
     ("split_k", dict(split_k=4), 256, 256, 1024, "float32"),       # many outputs: one lane
+    # dmma's tiles added in the tenth session, unsplit, ragged (not split products: checked here
+    # because this is the workload the sanitizer scripts run)
+    ("dmma", dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4), 129, 127, 1000, "float64"),
+    ("dmma", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2), 129, 127, 1000, "float64"),
 ]
 
 
