@@ -53,8 +53,10 @@ STRATEGY = Strategy.of(
         dict(split_k=8),
         dict(split_k=16),
         dict(split_k=32),
-        # 16-deep steps, half the barriers per slice; 2 blocks per SM (ptxas spills at 3)
-        dict(bk=16, min_blocks=2, split_k=8),
+        # 16-deep steps, half the barriers per slice; 2 blocks per SM (ptxas spills at 3), in 8
+        # warps of 32 x 16: split 2 ways, 5-9% faster than in 4 warps of 32 x 32 at 576^3-1024^3
+        # (scripts/probe_dmma_configs.py --mid, H100, tenth session)
+        dict(bk=16, wn=16, min_blocks=2, split_k=8),
         # 32 x 64 tiles of four 16 x 32 warps, 4 blocks per SM: half the padded MMAs of 64 rows
         # where M <= 32 (decode: 32x1024x32768, 32x4096x4096); with 2 or 4 slices, the small
         # cubes 256^3-512^3 (0.75-0.91x cuBLAS DGEMM against 0.55-0.63x for unsplit dmma:
