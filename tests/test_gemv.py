@@ -81,8 +81,8 @@ def test_k_groups_narrow_the_block_and_deepen_the_step():
     assert cfg.streamed(1, 8192, 8192) == GemvXbConfig(mt=1).streamed(1, 8192, 8192)
     assert cfg.global_reads(1, 8192, 8192)[0] == 128 * 8192
     src = render(tm.STRATEGIES["gemv_xb"], cfg, "float32")
-    assert "constexpr int KG = 32;" in src and "__shared__ __align__(16) T part[THREADS * COLS];" in src
-    assert "T part[" not in render(tm.STRATEGIES["gemv_xb"], GemvXbConfig(mt=1), "float32")
+    assert "constexpr int KG = 32;" in src and "__shared__ __align__(16) T group_sums[THREADS * COLS];" in src
+    assert "group_sums" not in render(tm.STRATEGIES["gemv_xb"], GemvXbConfig(mt=1), "float32")
 
 
 @pytest.mark.parametrize(
