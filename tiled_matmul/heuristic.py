@@ -8,7 +8,8 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
 (benchmarks/fast_kernels.py; numbers in the comments are x cuBLAS):
 
 * skinny products, float32 and float64 alike, go to the memory-bound GEMV rungs: M <= 8 < N to
-  gemv_xb (x·B: B streamed once per chunk of mt rows, mt the power of two from M), N <= 8 to
+  gemv_xb (x·B: B streamed once per chunk of mt rows, mt the power of two from M; for M = 1 and
+  4, K groups in a block where each group gets at least GEMV_KG_MIN_RUN rows of K), N <= 8 to
   gemv_ax (A·x: A streamed once per chunk of nt columns), when the streamed operand holds at
   least 2^18 elements (smaller ones are set by the launch, not the bytes). Thresholds to tune on
   the H100 (they may move up to 16-64).
