@@ -25,6 +25,13 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     # because this is the workload the sanitizer scripts run)
     ("dmma", dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4), 129, 127, 1000, "float64"),
     ("dmma", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2), 129, 127, 1000, "float64"),
+    # dmma's misaligned-operand kernel (eleventh session): interior blocks in 8-byte pairs, an odd K
+    # (A's rows; the last pair straddles K), an odd N (B's and C's rows), both, and split
+    ("dmma", dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2), 300, 200, 1001, "float64"),
+    ("dmma", dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2), 300, 201, 1000, "float64"),
+    ("dmma", dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4), 129, 129, 257, "float64"),
+    ("dmma_split_k", dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=4), 256, 129, 4001,
+     "float64"),
 ]
 
 
@@ -36,6 +43,14 @@ def main() -> None:
         c = tm.matmul(a, b, strategy=name, **params)
         assert tm.check(c, a, b).passed, name
         print(name, "ok", flush=True)
+    # the misaligned-operand kernel on column-major operands read in place (aᵀ, bᵀ), odd sizes
+    for ta, tb in ((True, False), (False, True)):
+        a = gen.random((1001, 300) if ta else (300, 1001), dtype=np.float64) * 2 - 1
+        b = gen.random((201, 1001) if tb else (1001, 201), dtype=np.float64) * 2 - 1
+        a, b = (a.T if ta else a), (b.T if tb else b)
+        c = tm.matmul(a, b, strategy="dmma")
+        assert tm.check(c, a, b).passed, ("dmma layouts", ta, tb)
+        print("dmma layout", ta, tb, "ok", flush=True)
     a = gen.random((3, 64, 4096), dtype=np.float64) * 2 - 1
     b = gen.random((3, 4096, 64), dtype=np.float64) * 2 - 1
     bias = gen.random(64, dtype=np.float64)

@@ -100,6 +100,17 @@ def random_pair(M: int, N: int, K: int, dtype, rng=None):
     return a, b
 
 
+def without_elem_kernel(src: str) -> str:
+    """A rendered dmma-family source without its second kernel (DmmaConfig.ELEM_KERNEL, the
+    misaligned-operand one, eleventh session): what the source digests recorded before it, byte
+    for byte (the main kernel, and a split's reduce kernel, are unchanged by it)."""
+    cut = src.find('\n\nextern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)\nelem_')
+    if cut < 0:
+        return src
+    end = src.find("// The reduce kernel sums", cut)
+    return src[:cut] + ("\n\n" + src[end:] if end >= 0 else "\n")
+
+
 def poisoned(shape, dtype):
     """An output full of NaN, so any element a kernel fails to write fails the check."""
     import cupy as cp

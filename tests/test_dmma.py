@@ -228,6 +228,29 @@ def test_layout_tile_copies_are_conflict_free(cfg):
     assert (cfg.threads // b_rv) % 4 == 0
 
 
+def _functions(code: str) -> dict[str, str]:
+    """cuobjdump -sass output split by function: {symbol: its SASS}."""
+    parts = code.split("Function : ")[1:]
+    return {p.split()[0]: p for p in parts}
+
+
+def test_elem_kernel_is_a_second_function_that_launches_pick_by_flags():
+    """The rendered source holds the main kernel (16-byte interior copies) and the misaligned-
+    operand kernel (8-byte pairs), each with only its own interior copy routine, and the direct
+    launcher runs the second one exactly where a 16-byte bit of `flags` is clear."""
+    from tiled_matmul.compile import DirectLauncher
+
+    cfg = DmmaConfig()
+    src = tm.source("dmma")
+    name = kernel_name("dmma", cfg, "float64")
+    main, elem = src.split(cfg.elem_symbol(name) + "(")
+    assert name + "(" in main and "load_interior_elem" not in main and "load_interior(" in main
+    assert "load_interior_elem(" in elem and "auto load_interior =" not in elem
+    launcher = DirectLauncher.__new__(DirectLauncher)
+    launcher.fptr, launcher.elem_fptr = 1, 2
+    assert [launcher.fptr_for(f) for f in (0, 1, 2, 3, 3 | 256)] == [2, 2, 2, 1, 1]
+
+
 def test_plain_kernel_has_no_layout_code():
     src = tm.source("dmma")
     assert "AT_LD" not in src and "b_swizzle" not in src and "ex.lda" not in src
@@ -247,6 +270,9 @@ def test_ptxas_registers_of_the_search_space():
                      f"{rep.spill_stores}/{rep.spill_loads}")
         assert rep.spill_stores == rep.spill_loads == rep.stack_frame == 0, rep.log
         assert need <= rep.registers <= budget, (cfg.tag(), rep.registers, need, budget)
+        # the misaligned-operand kernel (DmmaConfig.ELEM_KERNEL) too: two functions, neither spills
+        assert rep.log.count("Compiling entry function") == 2, rep.log
+        assert rep.log.count("0 bytes spill stores, 0 bytes spill loads") == 2, rep.log
     print("\n".join(lines))
 
 
@@ -261,9 +287,12 @@ def test_products_run_on_the_fp64_tensor_cores(tmp_path, mma_k, sass):
     code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
                           text=True).stdout
     # one MMA per (m16, n8) tile pair per 8-deep step (two of k4), in each of the two main loops
-    # (interior blocks' copies, and the general edge-checked ones), and no FP64 FMA anywhere
+    # (interior blocks' copies, and the general edge-checked ones) of each kernel (the main one
+    # and the misaligned-operand one), and no FP64 FMA anywhere
     per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8) * (8 // mma_k)
-    assert code.count(sass) == 2 * per_stage and "DFMA" not in code
+    funcs = _functions(code)
+    assert len(funcs) == 2 and all(f.count(sass) == 2 * per_stage for f in funcs.values())
+    assert "DFMA" not in code
 
 
 @pytest.mark.slow
@@ -283,11 +312,17 @@ def test_layout_kernels_copy_16_bytes_and_have_an_interior_loop(tmp_path, pair):
     code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
                           text=True).stdout
     per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8)
-    assert code.count("DMMA.16x8x8") == 2 * per_stage
+    funcs = _functions(code)
+    main = funcs[kernel_name("dmma", cfg, "float64")]
+    elem = funcs[cfg.elem_symbol(kernel_name("dmma", cfg, "float64"))]
+    assert main.count("DMMA.16x8x8") == elem.count("DMMA.16x8x8") == 2 * per_stage
     # a thread's 16-byte pairs of both tiles, in the steady state and the STAGES-1 prologue steps of
     # both loops (66 at this writing; 21 when the column-major operand took one element per copy)
     pairs = (cfg.bm * cfg.bk + cfg.bk * cfg.bn) // 2 // cfg.threads
-    assert code.count("LDGSTS.E.BYPASS.128") >= 2 * cfg.stages * pairs
+    assert main.count("LDGSTS.E.BYPASS.128") >= 2 * cfg.stages * pairs
+    # the misaligned-operand kernel's interior loop copies a pair as two 8-byte copies (and keeps
+    # 16-byte ones for an aligned operand): at least a pair of 8-byte copies per pair of a tile
+    assert elem.count("LDGSTS.E.64") >= 2 * (cfg.stages - 1) * pairs
 
 
 @pytest.mark.slow
@@ -310,6 +345,7 @@ def test_interior_k_step_copies_among_the_dmmas(tmp_path, pair):
                    cwd=tmp_path, check=True, capture_output=True)
     code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
                           text=True).stdout
+    code = _functions(code)[kernel_name("dmma", cfg, "float64")]  # the main kernel's loops
     ins = [(int(m.group(1), 16), m.group(2)) for m in re.finditer(r"/\*([0-9a-f]{4,})\*/\s+([^;]*);", code)]
     at = {a: i for i, (a, _) in enumerate(ins)}
     loops = []

@@ -75,7 +75,17 @@ class CompiledKernel:
         fast = self._companions.get("__direct__")
         if fast is None:
             smem = self.smem_bytes if self.config.DYNAMIC_SMEM else 0
-            fast = self._companions.setdefault("__direct__", DirectLauncher(self.raw, self.config.block(), smem))
+            elem = None
+            if self.config.ELEM_KERNEL:
+                import cupy
+
+                elem = self.companion(self.config.elem_symbol(self.name))
+                # the same block, so the same dynamic shared memory as the main kernel
+                if self.config.DYNAMIC_SMEM and self.smem_bytes > DEFAULT_SMEM_LIMIT:
+                    with cupy.cuda.Device(self.device):
+                        elem.max_dynamic_shared_size_bytes = self.smem_bytes
+            fast = self._companions.setdefault("__direct__", DirectLauncher(self.raw, self.config.block(), smem,
+                                                                            elem))
         return fast
 
     @property
@@ -129,14 +139,22 @@ class DirectLauncher:
     #: 8-byte words of the buffer
     WORDS = 5
 
-    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int):
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, elem: Any = None):
         from cupy.cuda import driver
 
         self._launch = driver.launchKernel
         self.fptr = raw.kernel.ptr  # CUfunction of the loaded module (compiles if needed)
+        # the same source's kernel for operands whose rows are not 16-byte aligned
+        # (Config.ELEM_KERNEL), else the main kernel for every launch
+        self.elem_fptr = self.fptr if elem is None else (elem.kernel.ptr if hasattr(elem, "kernel") else elem.ptr)
         self.block = block
         self.smem = smem
         self._tls = threading.local()
+
+    def fptr_for(self, flags: int) -> int:
+        """The kernel a launch with these `flags` (:func:`~tiled_matmul.operands.launch_flags`)
+        runs: the main one where both 16-byte bits are set, else the ELEM_KERNEL companion."""
+        return self.fptr if flags & 3 == 3 else self.elem_fptr
 
     def _buffers(self):
         vals = (ctypes.c_uint64 * self.WORDS)()
@@ -157,7 +175,8 @@ class DirectLauncher:
         vals[3] = M | (N << 32)
         vals[4] = K | (flags << 32)
         bx, by, bz = self.block
-        self._launch(self.fptr, grid[0], grid[1], grid[2], bx, by, bz, self.smem, stream_ptr, params_ptr, 0)
+        self._launch(self.fptr if flags & 3 == 3 else self.elem_fptr, grid[0], grid[1], grid[2], bx, by, bz,
+                     self.smem, stream_ptr, params_ptr, 0)
 
 
 class ReduceLauncher(DirectLauncher):

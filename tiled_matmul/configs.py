@@ -64,6 +64,11 @@ class Config:
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float32", "float64")
     #: the architecture NVRTC must target ("sm_90a" for wgmma), or None for the device's own
     NVRTC_ARCH: ClassVar["str | None"] = None
+    #: True when the rendered source holds a second kernel, :meth:`elem_symbol`, for launches whose
+    #: `flags` lack a 16-byte alignment bit (operand rows that are not 16-byte multiples: an odd K
+    #: or N in float64). The launchers pick it by flags (compile.DirectLauncher.fptr_for), so the
+    #: aligned kernel keeps its own register allocation and schedule (dmma)
+    ELEM_KERNEL: ClassVar[bool] = False
     #: True when the products run on TF32 tensor cores (tf32x3 or tf32; see
     #: :mod:`tiled_matmul.precision`), False for IEEE FMA products
     TENSOR_CORES: ClassVar[bool] = False
@@ -228,6 +233,12 @@ class Config:
     def template_constants(self, dt: DType) -> dict[str, int]:
         """Extra compile-time constants the template needs, computed here rather than in C."""
         return {}
+
+    @staticmethod
+    def elem_symbol(kernel_name: str) -> str:
+        """The misaligned-operand kernel's symbol (:data:`ELEM_KERNEL`): "elem_" + the main kernel's
+        name without its "tm_" prefix, so that no symbol contains the main kernel's name."""
+        return "elem_" + kernel_name.removeprefix("tm_")
 
     def template_vars(self, dtype: Any = None) -> dict[str, object]:
         """Everything the template renders with: params in upper case plus derived values."""
