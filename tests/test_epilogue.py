@@ -186,6 +186,8 @@ KNOWN_SPILLS = {
     ("warp_tiled", "bm64_bn64_bk16_wm32_wn32_tm4_tn8_stages3_group_m8_min_blocks4"),
     ("split_k", "bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k4"),
     ("split_k", "bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_group_m8_min_blocks2_split_k16"),
+    ("dmma_split_k", "bm128_bn64_bk16_wm64_wn32_mma_k8_stages3_group_m8_min_blocks2_split_k2"),
+    ("dmma_split_k", "bm128_bn64_bk16_wm64_wn32_mma_k8_stages3_group_m8_min_blocks2_split_k4"),
 }
 
 NVCC_CASES = [(n, tm.STRATEGIES[n].default, dt, spec) for n in HOOKED

@@ -68,10 +68,18 @@ STRATEGY = Strategy.of(
         # float64 tile at the DMMA peak reads 8.4 TB/s, more than L2 serves) where C has a few
         # such tiles and K many slices (256x256x131072); 8-deep steps (16 spill with an epilogue)
         dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=16),
-        # the same tiles at 2 and 4 slices: a C of under a wave of them with K long enough to
-        # share (128x8192x8192, 1024^3: 64-128 tiles for 264 resident blocks)
+        # the same tiles at 2 slices: a C of under a wave of them with K long enough to share
+        # (128x8192x8192, 1024^3: 64-128 tiles for 264 resident blocks); the heuristic's split tile
         dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=2),
-        dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=4),
+        # dmma's own 128 x 64 x 16 tile in 3 stages (cuBLAS DGEMM's), split 2 and 4 ways: 3-6% faster
+        # than the 8-deep steps where 128 x 64 tiles fill one to three waves badly (128x8192x8192
+        # 0.372 -> 0.351 ms, 640x4000x4000 0.497 -> 0.470, 513x8191x8191 2.15 -> 2.05), and at 4
+        # slices faster than the 8-deep tile's at 4 on all 12 shapes probed, which it replaced
+        # (scripts/variants_s11/probe_split16.py, H100, eleventh session). With batched epilogue
+        # extras ptxas spills 8-12 B (tests/test_epilogue.py KNOWN_SPILLS); plain, layouts and
+        # unbatched epilogues do not
+        dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2, split_k=2),
+        dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2, split_k=4),
         # dmma's 32 x 32 x 32 tiles in 5 stages (cuBLAS's small tile), split: 1024 x 32 x 32768
         # at 4-8 slices 115 us against 140 on 32 x 64 at 16 (scripts/probe_dmma_configs.py
         # --split32, H100)
