@@ -1,6 +1,7 @@
 """The cost model against the GPU: its top picks, the current dispatcher's and the heuristic's, timed.
 
     PYTHONPATH=. python3 scripts/validate_cost_model.py [--out $OUT] [--quick]
+        [--shapes 1001x1001x1001:float64,...] [--top N]
 
 For each shape (the public suite's classes and shapes off it, float32 and a few float64), times
 the cost model's three fastest predicted candidates (:func:`tiled_matmul.costmodel.rank`, with the
@@ -159,6 +160,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=None, help="folder for cost_model.json and cost_model.md")
     ap.add_argument("--quick", action="store_true", help=f"{len(QUICK)} shapes instead of {len(SHAPES)}")
+    ap.add_argument("--shapes", default=None, metavar="MxNxK:DTYPE,...",
+                    help="these shapes instead of the built-in list (dtype float32 unless given)")
+    ap.add_argument("--top", type=int, default=3, help="the model's fastest predicted candidates to time")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--budget-ms", type=float, default=150.0)
     ap.add_argument("--save-efficiency", default=None, metavar="DB",
@@ -170,8 +174,14 @@ def main(argv=None) -> int:
     plan = dict(repeat=args.repeat, budget_s=args.budget_ms / 1e3, warmup=2)
     results = []
     t0 = time.perf_counter()
-    for shape, dt in (QUICK if args.quick else SHAPES):
-        r = run_shape(shape, dt, plan)
+    shapes = QUICK if args.quick else SHAPES
+    if args.shapes:
+        shapes = []
+        for item in args.shapes.split(","):
+            dims, _, dt = item.partition(":")
+            shapes.append((tuple(int(x) for x in dims.split("x")), dt or "float32"))
+    for shape, dt in shapes:
+        r = run_shape(shape, dt, plan, top=args.top)
         results.append(r)
         print(f"{'x'.join(map(str, shape)):>18} {dt}: model {r['model_ms']} dispatch {r['dispatch_ms']} "
               f"best {r['best_ms']} cuBLAS {r['cublas_ms']}  ({time.perf_counter() - t0:.0f} s)", flush=True)
