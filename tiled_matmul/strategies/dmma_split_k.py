@@ -74,7 +74,8 @@ STRATEGY = Strategy.of(
         # dmma's own 128 x 64 x 16 tile in 3 stages (cuBLAS DGEMM's), split 2 and 4 ways: 3-6% faster
         # than the 8-deep steps where 128 x 64 tiles fill one to three waves badly (128x8192x8192
         # 0.372 -> 0.351 ms, 640x4000x4000 0.497 -> 0.470, 513x8191x8191 2.15 -> 2.05), and at 4
-        # slices faster than the 8-deep tile's at 4 on all 12 shapes probed, which it replaced
+        # slices faster than the 8-deep tile at 4 on 10 of the 12 shapes probed (not 64x8192x8192,
+        # 300x300x30000, by 2%, where neither is auto's pick), which it replaced
         # (scripts/variants_s11/probe_split16.py, H100, eleventh session). With batched epilogue
         # extras ptxas spills 8-12 B (tests/test_epilogue.py KNOWN_SPILLS); plain, layouts and
         # unbatched epilogues do not
