@@ -240,6 +240,31 @@ def test_search_space_is_valid_and_tunable():
     assert names == {"naive"}  # named strategies are searched even if not tunable
 
 
+@pytest.mark.parametrize("shape,dtype,strategies,modes", [
+    ((256, 256, 131072), "float64", ["dmma", "dmma_split_k"], ("ieee",)),
+    ((1, 8192, 8192), "float32", None, ("ieee",)),
+    ((3001, 2999, 3007), "float32", None, ("tf32x3",)),
+])
+def test_tune_candidates_hold_the_search_space_and_the_models_first_picks(shape, dtype, strategies, modes):
+    """The tuner times its search space and, after it, the cost model's fastest predictions it lacks
+    (split counts outside the search spaces among them), so that a tuned entry, which overrides
+    the model, is never slower than the model's own pick measured beside it."""
+    from tiled_matmul import costmodel
+    from tiled_matmul.dispatch import measured_efficiencies
+
+    space = tune_mod.search_space(strategies, dtype, None, modes)
+    cands = tune_mod.candidates(*shape, dtype, strategies, None, modes, modes[0])
+    assert cands[:len(space)] == space
+    assert len({(e.name, c) for e, c in cands}) == len(cands)  # no duplicates
+    names = None if strategies is None else strategies
+    ranked = costmodel.rank(*shape, dtype, modes[0], None, measured_efficiencies(None), names)
+    keyed = {(e.name, c) for e, c in cands}
+    for p in ranked[:tune_mod.MODEL_PICKS]:
+        assert (p.strategy, tm.STRATEGIES[p.strategy].make_config(**p.params)) in keyed, p
+    if dtype == "float64":  # the model's split of 32, which no search-space config has
+        assert any(e.name == "dmma_split_k" and c.split_k == 32 for e, c in cands[len(space):])
+
+
 # -- the command line -----------------------------------------------------------------------------
 @pytest.mark.parametrize("text,want", [("4096", (4096, 4096, 4096)), ("3001x2999x3007", (3001, 2999, 3007)),
                                        ("16384,64,4096", (16384, 64, 4096)), ("8192X8192x128", (8192, 8192, 128))])

@@ -145,6 +145,40 @@ def search_space(strategies: "Iterable[str] | None" = None, dtype="float32", dev
     return out
 
 
+#: the cost model's fastest predicted candidates :func:`candidates` adds to the search space: the
+#: model also weighs split counts outside the search spaces (costmodel.SPLITS) and the heuristic's
+#: pick, and a tuned entry overrides the model, so the tuner times what the model would run and an
+#: entry is never one the model's own pick beats in the same run (float64 256x256x131072: the
+#: tuner's best search-space split ran 0.42 ms where the model's split of 32 ran 0.38)
+MODEL_PICKS = 3
+
+
+def candidates(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | None" = None,
+               device: Any = None, modes: "Sequence[str] | None" = None,
+               precision: str = "auto") -> list[tuple[registry.Strategy, Config]]:
+    """What :func:`tune` times for a shape: :func:`search_space`, then the cost model's
+    MODEL_PICKS fastest predicted candidates (of `strategies`, in `modes`, under the request
+    `precision`) that it lacks."""
+    from .dispatch import measured_efficiencies
+
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    space = search_space(strategies, dtype, device, modes)
+    have = {(e.name, c) for e, c in space}
+    names = None if strategies is None else [registry.get(s).name for s in strategies]
+    try:
+        ranked = costmodel.rank(M, N, K, dtype, precision, device, measured_efficiencies(device), names)
+    except ValueError:  # a request the model does not weigh for this dtype: the search space alone
+        return space
+    for p in ranked[:MODEL_PICKS]:
+        entry = registry.get(p.strategy)
+        cfg = entry.make_config(**p.params)
+        if (modes is None or cfg.precision in modes) and (entry.name, cfg) not in have and cfg.is_valid(device, dtype):
+            space.append((entry, cfg))
+            have.add((entry.name, cfg))
+    return space
+
+
 def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | None" = None, *,
          repeat: int = 10, warmup: int = 2, budget_ms: float = 400.0, prune: float = 3.0,
          cublas: bool = True, save: bool = True, db_path: Any = None, device: "int | None" = None,
@@ -154,7 +188,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
 
     The candidates are the configs computing a mode the request allows for the shape
     (:func:`tiled_matmul.precision.modes_for`; "auto" allows tf32x3 from K = TF32X3_MIN_K, else
-    ieee only). `strategies` limits the search (default: every tunable strategy). Each survivor of
+    ieee only): the search spaces and the cost model's fastest predictions (:func:`candidates`). `strategies` limits the search (default: every tunable strategy). Each survivor of
     the check is timed over at most `repeat` L2-flushed calls after `warmup`, fewer when a call is
     long (about `budget_ms` of timed work per candidate, never under 3). `cublas` also measures
     ``cupy.matmul`` for scale (TF32 on for a "tf32" request, else FP32 with TF32 off). With `save`,
@@ -186,7 +220,7 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     plan = dict(repeat=repeat, budget_s=budget_ms / 1e3, warmup=warmup)
     with cupy.cuda.Device(dev):
         ident = tunedb.device_id(dev)
-        space = search_space(strategies, dt, dev, modes)
+        space = candidates(M, N, K, dt, strategies, dev, modes, request)
         if not space:
             raise _no_candidates(dt, request, modes, K, strategies)
         sets = make_inputs((M, N, K), dt, seed=seed)
