@@ -196,3 +196,33 @@ def test_auto_runs_dmma_for_big_float64(name, fresh_tunedb, rng):
     out = poisoned((M, N), np.float64)
     assert tm.matmul(a, b, out=out) is out
     assert tm.check(out, a, b).passed
+
+
+# -- the misaligned-operand kernel (DmmaConfig.ELEM_KERNEL) -------------------------------------------
+@pytest.mark.parametrize("params", [dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2),
+                                    dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4)],
+                         ids=["128x64x16", "32x64x16"])
+@pytest.mark.parametrize("M,N,K", [(300, 200, 1001), (300, 201, 1000), (257, 129, 77), (129, 65, 17)])
+def test_misaligned_operands_match_the_aligned_kernel_bit_for_bit(params, M, N, K):
+    """An odd K (A's rows) or N (B's and C's) runs the second kernel, whose interior blocks copy
+    8-byte pairs; the same product on zero-padded, 16-byte aligned copies (K and N rounded up to
+    even) runs the main kernel. Same tiles, same DMMA order, and the padding adds exact zeros: the
+    two must agree bit for bit (and both write every element: NaN-poisoned outputs)."""
+    import cupy as cp
+
+    rng = np.random.default_rng(M * N + K)
+    a = cp.asarray(rng.uniform(-1, 1, (M, K)))
+    b = cp.asarray(rng.uniform(-1, 1, (K, N)))
+    Kp, Np = K + K % 2, N + N % 2
+    ap = cp.zeros((M, Kp)); ap[:, :K] = a
+    bp = cp.zeros((Kp, Np)); bp[:K, :N] = b
+    c = poisoned((M, N), cp.float64)
+    cpad = poisoned((M, Np), cp.float64)
+    assert launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, 8) != 3  # the second kernel runs
+    assert launch_flags(ap.data.ptr, bp.data.ptr, cpad.data.ptr, Kp, Np, 8) == 3  # the main one
+    tm.matmul(a, b, strategy="dmma", out=c, **params)
+    tm.matmul(ap, bp, strategy="dmma", out=cpad, **params)
+    assert not bool(cp.isnan(c).any())
+    # +0 and -0 compare equal as floats; elsewhere the bits must match
+    same = (c.view(cp.uint64) == cpad[:, :N].view(cp.uint64)) | ((c == 0) & (cpad[:, :N] == 0))
+    assert bool(same.all())
