@@ -40,7 +40,7 @@ class DmmaConfig(WarpGridConfig):
                 and self.bk <= self.bm and (self.bk == 8 or self.bk % 16 == 0) and b_rstep % 4 == 0)
     DYNAMIC_SMEM: ClassVar[bool] = True
     #: interior blocks copy a misaligned operand (odd K or N) through a second kernel's 8-byte
-    #: pairs instead of the edge copies: 7-14% faster at 2047^3-5001x3001x1001 (eleventh session)
+    #: pairs instead of the edge copies: 7-18% faster at 2047^3-8191x8191x513 (eleventh session)
     ELEM_KERNEL: ClassVar[bool] = True
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float64",)
     #: NVRTC target: the m16n8k{4,8,16} .f64 MMA shapes need sm_90
