@@ -233,3 +233,18 @@ def test_wgmma_registers_come_from_its_own_target():
     assert m["registers_source"] == "ptxas report (sm_90a, no GPU)"
     assert m["waves"] == pytest.approx(648 / 132)
     assert any("tensor cores" in n for n in m["notes"])
+
+
+@pytest.mark.parametrize("strategy,peak", [("dmma", 67.0), ("warp_tiled", 34.0)])
+def test_float64_peak_is_the_cost_models_fp64_rate(strategy, peak):
+    """float64 explains name a peak and a compute roofline: the FP64 tensor cores' for dmma, the
+    FP64 units' for the SIMT rungs (the cost model's rates, H100 stand-in limits without a GPU)."""
+    from tiled_matmul import costmodel
+
+    m = explain(strategy, (4096, 4096, 4096), dtype="float64", measure=False)
+    cfg = tm.STRATEGIES[strategy].default
+    want = costmodel.peak_tflops(cfg, tm.dtypes.as_dtype("float64"), tm.device_limits(None))
+    assert m["peak_tflops"] == pytest.approx(want)
+    assert want == pytest.approx(peak, rel=0.05)  # the H100 stand-in's SMs and clock
+    assert m["compute_bound_ms"] == pytest.approx(2 * 4096 ** 3 / (want * 1e12) * 1e3)
+    assert "FP64" in " ".join(m["notes"]) and "float32 only" not in " ".join(m["notes"])

@@ -260,6 +260,13 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
                      "(SMs x FLOP per SM per clock x clock; 989.4 TFLOP/s on an H100 SXM); mma.sync reaches only "
                      "part of it on Hopper, whose full rate needs wgmma" if peak else
                      f"no dense {dt} tensor-core peak known for {limits.name}")
+    elif dt == "float64":
+        # the cost model's float64 rates: the FP64 tensor cores (dmma's rungs) or the FP64 SIMT
+        # units, at the H100 SXM's datasheet peaks scaled by SMs x clock
+        unit = costmodel.unit(cfg, dt)
+        peak = costmodel.peak_tflops(cfg, dt, limits)
+        notes.append(f"float64 peak: {'FP64 tensor cores' if unit == 'fp64_tc' else 'FP64 units'} "
+                     f"({costmodel.PEAKS[unit]:g} TFLOP/s on an H100 SXM, scaled by SMs x clock)")
     elif dt != "float32":
         notes.append("peak rate modelled for float32 only (SMs x 128 x 2 x clock)")
     elif cfg.TENSOR_CORES:
@@ -271,6 +278,10 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
         notes.insert(0, f"auto under precision {auto['request']!r} picks {entry.name} "
                         f"({auto['source']}, bucket {auto['bucket']})")
     out["peak_tflops"] = peak
+    out["peak_basis"] = (f"SMs × {FP32_LANES_PER_SM} × 2 × clock" if dt == "float32"
+                         else "16-bit tensor cores: SMs × FLOP/clock × clock" if dt.half
+                         else "the cost model's FP64 rate, scaled by SMs × clock" if dt == "float64"
+                         else "–")
     out["compute_bound_ms"] = out["flops"] / (peak * 1e12) * 1e3 if peak else None
     bw = None
     if gpu:
@@ -421,7 +432,7 @@ def explain_table(m: dict[str, Any]):
     t.add_row("waves", "–" if m["waves"] is None else f"{m['waves']:.2f}", "blocks / (resident blocks × SMs)")
     t.add_section()
     t.add_row("peak", "–" if m["peak_tflops"] is None else f"{m['peak_tflops']:.1f} TFLOP/s",
-              f"SMs × {FP32_LANES_PER_SM} × 2 × clock")
+              m.get("peak_basis", f"SMs × {FP32_LANES_PER_SM} × 2 × clock"))
     t.add_row("bandwidth", "–" if m["bandwidth_gbs"] is None else f"{m['bandwidth_gbs']:.0f} GB/s", "measured copy")
     t.add_row("roofline", "–" if m["roofline_ms"] is None else f"{m['roofline_ms']:.4f} ms",
               "max(compute, min traffic / bandwidth)")
