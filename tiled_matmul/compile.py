@@ -35,6 +35,13 @@ NVRTC_OPTIONS: tuple[str, ...] = ("-std=c++17",)
 DEFAULT_SMEM_LIMIT = 48 * 1024
 
 
+def allow_dynamic_smem(fn: Any, config: Config, smem: int) -> None:
+    """Let kernel `fn` (a compiled config's, or a companion of the same block) launch with `smem`
+    bytes of dynamic shared memory, where the config declares it and it passes the default 48 KB."""
+    if config.DYNAMIC_SMEM and smem > DEFAULT_SMEM_LIMIT:
+        fn.max_dynamic_shared_size_bytes = smem
+
+
 class KernelCompileError(RuntimeError):
     """NVRTC rejected a rendered template. The message names the strategy and config and holds
     the compiler log followed by the numbered source."""
@@ -80,10 +87,8 @@ class CompiledKernel:
                 import cupy
 
                 elem = self.companion(self.config.elem_symbol(self.name))
-                # the same block, so the same dynamic shared memory as the main kernel
-                if self.config.DYNAMIC_SMEM and self.smem_bytes > DEFAULT_SMEM_LIMIT:
-                    with cupy.cuda.Device(self.device):
-                        elem.max_dynamic_shared_size_bytes = self.smem_bytes
+                with cupy.cuda.Device(self.device):  # the same block: the main kernel's shared memory
+                    allow_dynamic_smem(elem, self.config, self.smem_bytes)
             fast = self._companions.setdefault("__direct__", DirectLauncher(self.raw, self.config.block(), smem,
                                                                             elem))
         return fast
@@ -343,8 +348,7 @@ def get_kernel(strategy: "str | Strategy", config: Config, dtype: Any = FLOAT32,
                 raw = _arch_kernel(source, name, target_arch(config, dev), entry.name, config, dt)
             except KernelCompileError as exc:
                 raise _with_expression(exc, ex) from None
-            if config.DYNAMIC_SMEM and smem > DEFAULT_SMEM_LIMIT:
-                raw.max_dynamic_shared_size_bytes = smem
+            allow_dynamic_smem(raw, config, smem)
             attributes = dict(raw.attributes)
         compiled = CompiledKernel(
             strategy=entry.name, config=config, dtype=dt, device=dev, name=name, source=source,
