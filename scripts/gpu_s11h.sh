@@ -8,19 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-rm -rf /tmp/r; mkdir -p /tmp/r/base /tmp/r/late
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/base/
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/late/
-patch -s -p1 -d /tmp/r/late < scripts/variants_s11/dmma_late_copies.patch || echo "patch failed"
-timeout 300 python3 scripts/variants_s11/compare_elem.py /tmp/r base,late 5 aligned 2>&1 | tee "$OUT/compare_late.log" | tail -7
-for rep in 1 2; do
-    for v in base late; do
-        (cd /tmp/r/$v && PYTHONPATH=. timeout 100 ncu --kernel-name regex:dmma --launch-skip 2 --launch-count 1 \
-            --metrics gpu__time_duration.sum,sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active \
-            python3 scripts/probe_clock.py --impl ours --mode float64 --size 4096 --blocks 1 --calls 3 2>&1 \
-            | grep -E "^\s+(gpu__|sm__)" | sed "s/^/$v r$rep /")
-    done
-done | tee "$OUT/ncu_late.log"
+bash scripts/variant_vs_base.sh late scripts/variants_s11/dmma_late_copies.patch
 timeout 120 python3 - <<'PY' 2>&1 | tee "$OUT/group_m.log"
 import statistics, cupy, numpy as np, tiled_matmul as tm
 from tiled_matmul.timing import L2Flusher, time_fn
