@@ -3,10 +3,12 @@ where our rungs trail it: tf32 and float32 at 4096³/8192³, float64 at 4096³ a
 the split GEMV and long-K shapes. The names carry cuBLAS's tile sizes, clusters and split-K or
 stream-K schedules.
 
-    python3 scripts/probe_cublas_kernels.py
+    python3 scripts/probe_cublas_kernels.py [MxNxK:dtype[:tf32] ...]   (default: CASES)
 """
 
 from __future__ import annotations
+
+import sys
 
 import torch
 from torch.profiler import ProfilerActivity, profile
@@ -20,8 +22,15 @@ CASES = [((8192, 8192, 8192), torch.float32, True), ((4096, 4096, 4096), torch.f
          ((2, 8192, 8192), torch.float64, False)]
 
 
+def parse(arg: str):
+    """'768x768x768:float64' or '4096x4096x4096:float32:tf32' -> a CASES entry."""
+    shape, dtype, *rest = arg.split(":")
+    return tuple(int(d) for d in shape.split("x")), getattr(torch, dtype), rest == ["tf32"]
+
+
 def main() -> None:
-    for (M, N, K), dtype, tf32 in CASES:
+    cases = [parse(a) for a in sys.argv[1:]] or CASES
+    for (M, N, K), dtype, tf32 in cases:
         torch.backends.cuda.matmul.allow_tf32 = tf32
         a = torch.randn(M, K, device="cuda", dtype=dtype)
         b = torch.randn(K, N, device="cuda", dtype=dtype)
