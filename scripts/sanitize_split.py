@@ -32,6 +32,13 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("dmma", dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4), 129, 129, 257, "float64"),
     ("dmma_split_k", dict(bm=128, bn=64, bk=8, wm=64, wn=32, stages=4, min_blocks=2, split_k=4), 256, 129, 4001,
      "float64"),
+    # dmma's FRAG_AHEAD loop (twelfth session: the barrier before a step's last row, the next
+    # stage's fragments read after it): fewer steps than stages in flight, and an odd count of
+    # 8-deep steps (two per iteration)
+    ("dmma", dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2), 65, 63, 33, "float64"),
+    ("dmma", dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3), 130, 70, 17, "float64"),
+    ("dmma_split_k", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, split_k=8), 100, 90, 3000,
+     "float64"),
 ]
 
 

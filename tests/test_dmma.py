@@ -412,3 +412,23 @@ def test_auto_picks_dmma_for_big_float64_on_hopper(fresh_tunedb, monkeypatch):
             "dmma_split_k" if dev.cc == "90" else "warp_tiled")
     finally:
         dispatch.set_mode(previous)
+
+
+def test_frag_ahead_loop_is_rendered_for_one_or_two_rows_per_warp():
+    """The K loop that reads fragments ahead of their DMMAs renders where DmmaConfig.frag_ahead
+    says (warp tiles of one or two m16 rows; not at four, nor for dmma_split_k at 4 blocks per SM),
+    and the other loop everywhere else."""
+    from tiled_matmul.registry import get
+    from tiled_matmul.render import render
+
+    seen = set()
+    for name in ("dmma", "dmma_split_k"):
+        strat = get(name)
+        for cfg in strat.configs_for("float64"):
+            expected = cfg.wm // 16 <= 2 and not (name == "dmma_split_k" and cfg.min_blocks >= 4)
+            assert cfg.frag_ahead == expected, cfg
+            src = render(strat, cfg, "float64")
+            assert ("T fa[2][4], fb[2][NT][2];" in src) == expected, cfg
+            assert ("T a[MT][4], b[NT][2];" in src) == (not expected), cfg
+            seen.add(expected)
+    assert seen == {True, False}

@@ -41,6 +41,13 @@ class DmmaSplitKConfig(CappedSplitK, DmmaConfig):
     min_blocks: int = 3
     split_k: int = 4
 
+    @property
+    def frag_ahead(self) -> bool:
+        """dmma's rule, except at 4 blocks per SM: there the slice's bounds take the registers that
+        the ahead loop's extra fragments need within 128 per thread (ptxas spilled 4 bytes at
+        32 x 64 x 16), so that tile keeps the loop that reads fragments just before their DMMAs."""
+        return DmmaConfig.frag_ahead.fget(self) and self.min_blocks < 4
+
 
 STRATEGY = Strategy.of(
     DmmaSplitKConfig,
