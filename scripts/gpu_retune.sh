@@ -7,7 +7,8 @@
 #   scripts/gpu_retune.sh DTYPE STRATEGIES CLASSES SHAPE...
 #   e.g.  scripts/gpu_retune.sh float64 dmma,dmma_split_k small 256 384 512
 #
-# Env: OUT (logs: tune.log, suite_shipped<run>.log, suite_tuned<run>.log), RUNS.
+# Env: OUT (logs: tune.log, suite_shipped<run>.log, suite_tuned<run>.log), RUNS (0: tune only),
+# TUNE_TIMEOUT (seconds, default 330).
 set -u
 dtype=$1; strategies=$2; classes=$3; shift 3
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T0=$(date +%s)
 cp tiled_matmul/data/tuned_h100.json "$OUT/db.json"
-timeout 330 python3 -m tiled_matmul tune -s "$@" -d "$dtype" --strategies "$strategies" --db "$OUT/db.json" \
+timeout "${TUNE_TIMEOUT:-330}" python3 -m tiled_matmul tune -s "$@" -d "$dtype" --strategies "$strategies" --db "$OUT/db.json" \
     --json "$OUT/tune.json" -q > "$OUT/tune.log" 2>&1
 echo "== tune rc=$? $(( $(date +%s) - T0 )) s"
 for run in $(seq 1 "${RUNS:-2}"); do
