@@ -11,13 +11,14 @@ is dead code), L2 flushed before every repeat, CUDA events, medians:
 - an empty kernel: what the events themselves cost.
 Then auto's picks on the float32 memory-bound suite rows, for the same comparison.
 
-    PYTHONPATH=. python3 scripts/probe_read_bw.py
+    PYTHONPATH=. python3 scripts/probe_read_bw.py [--inflight]
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import sys
 
 os.environ.setdefault("CUPY_TF32", "0")
 
@@ -28,6 +29,11 @@ from tiled_matmul.dispatch import choose  # noqa: E402
 from tiled_matmul.timing import L2Flusher, time_fn  # noqa: E402
 
 LDG = r"""
+#ifdef VOLATILE
+#define LD_ASM asm volatile  // every load issued in order before the adds: UNR really in flight
+#else
+#define LD_ASM asm           // ptxas keeps about 4 in flight, whatever UNR
+#endif
 extern "C" __global__ void __launch_bounds__(THREADS) rd(const float4* __restrict__ p, unsigned long long n_vec, float* out) {
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     const unsigned long long step = (unsigned long long)THREADS * UNR;
@@ -37,7 +43,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) rd(const float4* __restric
         float4 v[UNR];
         #pragma unroll
         for (int u = 0; u < UNR; ++u)
-            asm("ld.global.nc.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];"
+            LD_ASM("ld.global.nc.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];"
                 : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z), "=f"(v[u].w) : "l"(p + i + u * THREADS));
         #pragma unroll
         for (int u = 0; u < UNR; ++u) { acc.x += v[u].x; acc.y += v[u].y; acc.z += v[u].z; acc.w += v[u].w; }
@@ -99,8 +105,26 @@ def med(fn, flush, repeat=15) -> float:
     return time_fn(lambda i: fn(), repeat=repeat, warmup=3, flush=flush).median_ms
 
 
+def inflight(flush, sms: int) -> None:
+    """The ldg reader on a one-wave grid of `bps` blocks per SM: bytes in flight per SM =
+    bps * threads * UNR * 16, the quantity the GEMV configs set (gemv_ax nt=8: 2 x 256 x 4 x 16)."""
+    out = cp.zeros(1 << 20, dtype=cp.float32)
+    nbytes = 256 << 20
+    src = cp.ones(nbytes // 4, dtype=cp.float32)
+    n_vec = nbytes // 16
+    print("| threads | UNR | blocks/SM | KiB in flight per SM | us | GB/s |\n|---:|---:|---:|---:|---:|---:|")
+    for threads, u, bps in ((256, 4, 1), (256, 4, 2), (512, 4, 1), (256, 4, 4), (512, 4, 2), (1024, 4, 1),
+                            (512, 4, 4), (1024, 4, 2), (256, 8, 2), (256, 8, 4)):
+        k = cp.RawKernel(LDG, "rd", options=(f"-DTHREADS={threads}", f"-DUNR={u}", "-DVOLATILE"))
+        t = med(lambda: k((sms * bps,), (threads,), (src, cp.uint64(n_vec), out)), flush)
+        print(f"| {threads} | {u} | {bps} | {threads * u * 16 * bps // 1024} | {1000 * t:.1f} | {nbytes / t / 1e6:.0f} |")
+
+
 def main() -> None:
     flush = L2Flusher()
+    if "--inflight" in sys.argv:
+        inflight(flush, cp.cuda.Device().attributes["MultiProcessorCount"])
+        return
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     out = cp.zeros(1 << 20, dtype=cp.float32)
     empty = cp.RawKernel(EMPTY, "rd")
