@@ -365,9 +365,11 @@ def test_model_against_the_shipped_database():
     (gpu_s10c.sh); float64's 768 bucket went from dmma_split_k to dmma's new 32 x 64 tiles
     (gpu_s10e.sh). In the eleventh session float64 128x8192x8192 moved to dmma_split_k's 16-deep
     128 x 64 tile at 2 slices (gpu_s11e.sh) and 256x256x131072 got an entry, the same tile at 32
-    slices, once the tuner timed the model's own picks (gpu_s11j.sh). Over the 19 float64 entries
-    of rungs the first tuning timed, the model's first
-    pick is that rung on at least 16, more than the heuristic's (why float64 falls back to the
+    slices, once the tuner timed the model's own picks (gpu_s11j.sh). In the twelfth, 8192x8192x1
+    went to dmma_split_k's 32 x 64 tile, which runs there as one slice (no workspace of 16 x 512 MB
+    fits the cap) at 1% under the row-major 64 x 64 dmma tile (gpu_s12k.sh). Over the 18 float64 entries
+    of rungs the first tuning timed (19 before that move), the model's first
+    pick is that rung on at least 15, more than the heuristic's (why float64 falls back to the
     model by default); on float32, 18 of 19.
 
     wgmma_tma_tf32 and dmma_split_k came after that tuning: the picks compared are the model's
@@ -381,7 +383,7 @@ def test_model_against_the_shipped_database():
     assert sum(e["dtype"] == "float64" for e in entries.values()) == 25
     assert sorted(tuple(e["shape"]) for e in entries.values() if e["strategy"] == "dmma_split_k") == [
         (2, 8192, 8192), (8, 8192, 8192), (32, 1024, 32768), (128, 8192, 8192), (256, 256, 131072),
-        (1024, 32, 32768)]
+        (1024, 32, 32768), (8192, 8192, 1)]
     hits = {"float32": [0, 0, 0], "float64": [0, 0, 0]}
     for e in entries.values():
         if e["strategy"] in new_rungs:
@@ -393,7 +395,7 @@ def test_model_against_the_shipped_database():
         h[0] += 1
         h[1] += model == e["strategy"]
         h[2] += heuristic == e["strategy"]
-    assert hits["float64"][0] == 19 and hits["float64"][1] >= 16 and hits["float64"][1] > hits["float64"][2]
+    assert hits["float64"][0] == 18 and hits["float64"][1] >= 15 and hits["float64"][1] > hits["float64"][2]
     assert hits["float32"][0] == 19 and hits["float32"][1] >= 17
 
 

@@ -61,12 +61,17 @@ DMMA_DIGEST = "b927405203678d780f06155ec505f232d6488d270eda28f3fd1a2ef23bbd2aa9"
 
 
 #: dmma configs added to its search space after the digest (eighth session: the small cubes
-#: unsplit; tenth: 32 x 64 tiles and 64 x 64 in 8 warps, which replaced the 4-warp one);
+#: unsplit; tenth: 32 x 64 tiles and 64 x 64 in 8 warps, which replaced the 4-warp one; twelfth:
+#: three tiles again in the row-major block order);
 #: test_dmma_sources_hold_no_split_code covers them
 DMMA_LATER = [DMMA.make_config(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
               DMMA.make_config(bm=64, bn=64, bk=16, wm=32, wn=32, stages=4, min_blocks=2),
               DMMA.make_config(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
-              DMMA.make_config(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2)]
+              DMMA.make_config(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2),
+              # twelfth: the row-major block order (group_m=1) for short-K, C-store-bound shapes
+              DMMA.make_config(bm=128, bn=64, wm=64, wn=32, min_blocks=2, group_m=1),
+              DMMA.make_config(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3, group_m=1),
+              DMMA.make_config(bm=128, bn=128, bk=8, wm=64, wn=32, stages=4, group_m=1)]
 
 
 def test_dmma_sources_are_unchanged_by_the_split_hooks():

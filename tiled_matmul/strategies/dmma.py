@@ -150,5 +150,14 @@ STRATEGY = Strategy.of(
         # with two warps per scheduler) beat the same tile in 4 warps on all six shapes, 6-25%
         dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
         dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2),
+        # short K, C-store-bound (8192 x 8192 x 128 writes 512 MB and reads 16): the plain row-major
+        # block order (group_m=1) writes C in order, where groups of 8 tile rows (for A and B's
+        # reuse in L2, which short panels do not need) scatter it (scripts/gpu_s12j.sh,
+        # gpu_s12k.sh, H100, × cuBLAS from groups of 8 to row-major: 8192^2 x 128 0.92 -> 0.99,
+        # 8192^2 x 8 0.97 -> 1.01, 16384^2 x 16 0.99 -> 1.03, 8192^2 x 1 0.97 -> 0.99; no change
+        # at 4096^3 or 5000 x 3000 x 1000)
+        dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2, group_m=1),
+        dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3, group_m=1),
+        dict(bm=128, bn=128, bk=8, wm=64, wn=32, stages=4, group_m=1),
     ],
 )
