@@ -7,13 +7,11 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-rm -rf /tmp/r; mkdir -p /tmp/r/new
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/new/
 specs=()
 for s in 2048x2048x2048 4096x4096x4096 5000x3000x1000 8192x8192x128 1024x1024x1024; do
     specs+=("$s" "$s:dmma:bm=128,bn=64,bk=32,wm=32,wn=32,stages=3,min_blocks=1"
             "$s:dmma:bm=128,bn=128,bk=16,wm=32,wn=64,stages=3,min_blocks=1")
 done
-timeout 400 python3 scripts/variants_s12/compare.py /tmp/r new 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
+timeout 400 python3 scripts/variants_s12/compare.py - tree 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
 echo "== compare rc $?"
 tail -17 "$OUT/compare.log"

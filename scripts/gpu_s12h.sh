@@ -6,8 +6,6 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-rm -rf /tmp/r; mkdir -p /tmp/r/new
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/new/
 specs=()
 for s in 2048x2048x2048 4096x4096x4096 5000x3000x1000 8192x8192x128; do
     specs+=("$s")
@@ -17,6 +15,6 @@ for s in 2048x2048x2048 4096x4096x4096 5000x3000x1000 8192x8192x128; do
         specs+=("$s:dmma:$p")
     done
 done
-timeout 500 python3 scripts/variants_s12/compare.py /tmp/r new 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
+timeout 500 python3 scripts/variants_s12/compare.py - tree 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
 echo "== compare rc $?"
 tail -25 "$OUT/compare.log"

@@ -6,14 +6,12 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-rm -rf /tmp/r; mkdir -p /tmp/r/new
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/new/
 specs=()
 for s in 5000x3000x1000 8192x8192x128 4096x4096x4096 6000x6000x500; do
     for gm in 1 2 4 8 16 32; do
         specs+=("$s:dmma:bm=128,bn=64,bk=16,wm=64,wn=32,stages=3,min_blocks=2,group_m=$gm")
     done
 done
-timeout 400 python3 scripts/variants_s12/compare.py /tmp/r new 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
+timeout 400 python3 scripts/variants_s12/compare.py - tree 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
 echo "== compare rc $?"
 tail -25 "$OUT/compare.log"

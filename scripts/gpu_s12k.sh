@@ -7,8 +7,6 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-rm -rf /tmp/r; mkdir -p /tmp/r/new
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/new/
 specs=()
 for gm in 1 8; do
     specs+=("8192x8192x1:dmma:bm=64,bn=64,bk=8,wm=32,wn=32,stages=4,min_blocks=3,group_m=$gm"
@@ -19,7 +17,7 @@ for gm in 1 8; do
             "6000x6000x500:dmma:bm=128,bn=64,wm=64,wn=32,min_blocks=2,group_m=$gm"
             "4096x4096x4096:dmma:bm=128,bn=128,wm=32,wn=64,group_m=$gm")
 done
-timeout 200 python3 scripts/variants_s12/compare.py /tmp/r new 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
+timeout 200 python3 scripts/variants_s12/compare.py - tree 3 "${specs[@]}" > "$OUT/compare.log" 2>&1
 echo "== compare rc $?"
 tail -15 "$OUT/compare.log"
 RUNS=0 TUNE_TIMEOUT=300 bash scripts/gpu_retune.sh float64 dmma,dmma_split_k,register_blocked tiny \

@@ -2,6 +2,7 @@
 one process, each against cuBLAS's DGEMM in the same round:
 
     python3 scripts/variants_s12/compare.py ROOT base,new ROUNDS SPEC [SPEC ...]
+    python3 scripts/variants_s12/compare.py - tree ROUNDS SPEC [SPEC ...]   (the tree as it is)
 
 A SPEC is MxNxK (auto) or MxNxK:strategy:key=value,... (that config in every checkout), float64
 unless the shape ends in @float32 (MxNxK@float32[:strategy:...]). Per spec:
@@ -35,12 +36,13 @@ def main():
     specs = [parse(s) for s in sys.argv[4:]]
     fns, timing = {}, None
     for v in variants:
-        tm = import_checkout(f"{root}/{v}")
+        path = os.getcwd() if root == "-" else f"{root}/{v}"
+        tm = import_checkout(path)
         fns[v] = tm.matmul
         if timing is None:
             from tiled_matmul.timing import L2Flusher, time_fn
             timing = (L2Flusher(), time_fn)
-        leave(f"{root}/{v}")
+        leave(path)
     flush, time_fn = timing
     rs = np.random.default_rng(7)
     table = []
