@@ -102,6 +102,11 @@ LATER_CONFIGS += [("gemv_xb", cfg.params()) for cfg in tm.STRATEGIES["gemv_xb"].
 LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
                   for p in (dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
                             dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2))]
+#: (twelfth session: three dmma tiles in the row-major block order)
+LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
+                  for p in (dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2, group_m=1),
+                            dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3, group_m=1),
+                            dict(bm=128, bn=128, bk=8, wm=64, wn=32, stages=4, group_m=1))]
 
 #: sha256 over every (strategy, config, dtype)'s plain source, in ALL's order, before epilogues
 #: (re-taken from main just before the epilogue merge, which had the precision modes' templates;
@@ -113,8 +118,10 @@ LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
 #: lines that changed in any dmma rendering are those selects and their comment; and when
 #: gemv_xb took K groups, tenth session: only gemv_xb's sources changed, every other rung's
 #: rendering is byte-identical to the ninth session's; taken without dmma's misaligned-operand
-#: kernel, eleventh session, beside which the main kernels are byte-identical)
-PLAIN_DIGEST = "2c660f03f7169f9620ef0729e567839c3421a66c927022f2485440012e5d4bcf"
+#: kernel, eleventh session, beside which the main kernels are byte-identical; and after dmma's
+#: FRAG_AHEAD loop, twelfth session: only dmma's sources changed, those of its four-row tiles in two
+#: header comments alone)
+PLAIN_DIGEST = "b8457e9deb4fa53f30894517189d46b985d12cc52ca0df53cfed6ff1b73fdca5"
 
 SPECS = {
     "batched": lambda ct: ExSpec(ct, batched=True),
