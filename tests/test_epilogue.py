@@ -106,7 +106,8 @@ LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
 LATER_CONFIGS += [("dmma", tm.STRATEGIES["dmma"].make_config(**p).params())
                   for p in (dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2, group_m=1),
                             dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3, group_m=1),
-                            dict(bm=128, bn=128, bk=8, wm=64, wn=32, stages=4, group_m=1))]
+                            dict(bm=128, bn=128, bk=8, wm=64, wn=32, stages=4, group_m=1),
+                            dict(bm=128, bn=64, bk=32, wm=32, wn=32, stages=3))]
 
 #: sha256 over every (strategy, config, dtype)'s plain source, in ALL's order, before epilogues
 #: (re-taken from main just before the epilogue merge, which had the precision modes' templates;

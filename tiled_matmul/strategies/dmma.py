@@ -159,5 +159,9 @@ STRATEGY = Strategy.of(
         dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2, group_m=1),
         dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3, group_m=1),
         dict(bm=128, bn=128, bk=8, wm=64, wn=32, stages=4, group_m=1),
+        # about one wave of 128 x 64 tiles (M x N up to ~1M outputs: 896^3-1024^3) in 8 warps of
+        # 32 x 32 at one block per SM, 32 deep (cuBLAS's 1024^3 tile, probe_cublas_kernels.py):
+        # 1001^3 0.88x cuBLAS against auto's 0.73 before, 1024^3 0.92 (gpu_s12e.sh, gpu_s12m.sh)
+        dict(bm=128, bn=64, bk=32, wm=32, wn=32, stages=3),
     ],
 )
