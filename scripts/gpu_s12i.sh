@@ -7,10 +7,7 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-rm -rf /tmp/r; mkdir -p /tmp/r/base /tmp/r/new
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/base/
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/new/
-patch -s -R -p1 -d /tmp/r/base < scripts/variants_s12/gemv_ax_bdirect.patch || echo "patch failed"
+bash scripts/variants_s12/trees.sh scripts/variants_s12/gemv_ax_bdirect.patch
 specs=(8192x8x8192@float32 8192x1x8192@float32 8192x8x8192 8192x1x8192 4096x8x16384@float32 16384x4x4096@float32
        1000x7x50000@float32 8193x5x8191@float32)
 for p in nt=8,rows=4,unroll=1 nt=8,rows=2,unroll=1 nt=4,rows=4,unroll=1 nt=8,rows=4,unroll=2,min_blocks=1 \

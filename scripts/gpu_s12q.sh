@@ -7,10 +7,7 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-rm -rf /tmp/r; mkdir -p /tmp/r/base /tmp/r/new
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/base/
-cp -r pyproject.toml tiled_matmul kernels scripts /tmp/r/new/
-patch -s -R -p1 -d /tmp/r/base < scripts/variants_s12/dmma_tile_128x64x32.patch || echo "patch failed"
+bash scripts/variants_s12/trees.sh scripts/variants_s12/dmma_tile_128x64x32.patch
 timeout 300 python3 scripts/variants_s12/compare.py /tmp/r base,new 3 640x1024x1024 512x1536x1024 900x1000x1100 \
     1001x1001x1001 768x1024x768 1280x768x1024 1000x1000x4000 960x1024x1000 > "$OUT/compare.log" 2>&1
 echo "== compare rc $?"
