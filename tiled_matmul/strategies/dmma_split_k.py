@@ -46,7 +46,7 @@ class DmmaSplitKConfig(CappedSplitK, DmmaConfig):
         """dmma's rule, except at 4 blocks per SM: there the slice's bounds take the registers that
         the ahead loop's extra fragments need within 128 per thread (ptxas spilled 4 bytes at
         32 x 64 x 16), so that tile keeps the loop that reads fragments just before their DMMAs."""
-        return DmmaConfig.frag_ahead.fget(self) and self.min_blocks < 4
+        return super().frag_ahead and self.min_blocks < 4
 
 
 STRATEGY = Strategy.of(
