@@ -10,9 +10,7 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T0=$(date +%s)
-NSHARD=8 SHARD_TIMEOUT=200 bash scripts/gpu_shards.sh dmma tests/test_gpu_dmma.py tests/test_gpu_dmma_split_k.py
-NSHARD=8 SHARD_TIMEOUT=150 bash scripts/gpu_shards.sh dlayouts tests/test_gpu_layouts.py -k dmma
-NSHARD=8 SHARD_TIMEOUT=200 bash scripts/gpu_shards.sh dgemm tests/test_gpu_gemm.py tests/test_gpu_core.py -k "float64 or dmma"
+bash scripts/gpu_dmma_tests.sh
 echo "== tests $(( $(date +%s) - T0 )) s"
 SAN_TIMEOUT=200 bash scripts/gpu_sanitize.sh memcheck,racecheck scripts/sanitize_split.py
 echo "== sanitizer $(( $(date +%s) - T0 )) s"
