@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .device import device_limits
-from .launch import dependent_launch_supported, launch_dependent
+from .launch import dependent_launch_supported, launch_with_args
 
 #: activation name -> what it computes (the C is in kernels/_epilogue.cuh.j2)
 ACTIVATIONS: dict[str, str] = {
@@ -413,7 +413,7 @@ class ExLaunch:
         sc = self.out_batch_stride if to_out else grid[2] * M * N  # workspace: [batch][slices][M][N]
         args = [ctypes.c_void_p(a_ptr), ctypes.c_void_p(b_ptr), ctypes.c_void_p(c_ptr), ctypes.c_int(M),
                 ctypes.c_int(N), ctypes.c_int(K), ctypes.c_int(flags), self._struct(to_out, sc)]
-        _launch(direct.fptr_for(flags), self._grid(grid, self.batch_axis), direct.block, direct.smem, stream_ptr, args)
+        launch_with_args(direct.fptr_for(flags), self._grid(grid, self.batch_axis), direct.block, direct.smem, stream_ptr, args)
 
     def reduce_launcher(self, symbol: str):
         """The reduce kernel of the same source, launched like
@@ -429,23 +429,9 @@ class ExLaunch:
             values = [ctypes.c_void_p(w_ptr), ctypes.c_void_p(c_ptr), ctypes.c_int(M), ctypes.c_int(N),
                       ctypes.c_int(flags), *(ctypes.c_int(int(s)) for s in splits),
                       self._struct(True, self.out_batch_stride)]
-            _launch(ptr, self._grid(tuple(grid), 1), block, 0, stream_ptr, values, dependent=dependent)
+            launch_with_args(ptr, self._grid(tuple(grid), 1), block, 0, stream_ptr, values, dependent=dependent)
 
         return call
-
-
-def _launch(fptr: int, grid, block, smem: int, stream_ptr: int, args: list, dependent: bool = False) -> None:
-    """cuLaunchKernel with each argument's bytes in `args` (ctypes values, kept alive here); a
-    `dependent` launch (a split product's reduce kernel) goes through
-    :func:`tiled_matmul.launch.launch_dependent`."""
-    params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(a) for a in args))
-    if dependent:
-        launch = launch_dependent
-    else:
-        from cupy.cuda import driver
-
-        launch = driver.launchKernel
-    launch(fptr, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, stream_ptr, ctypes.addressof(params), 0)
 
 
 __all__ = ["ACTIVATIONS", "ExSpec", "UserArray", "ExLaunch", "check_expression", "check_array_name",

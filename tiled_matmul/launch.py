@@ -68,4 +68,19 @@ def launch_dependent(fptr: int, gx: int, gy: int, gz: int, bx: int, by: int, bz:
         driver.check_status(rc)  # raises CUDADriverError naming the error
 
 
-__all__ = ["launch_dependent", "dependent_launch_supported", "DEPENDENT_LAUNCH_CC", "PROGRAMMATIC_STREAM_SERIALIZATION"]
+def launch_with_args(fptr: int, grid, block, smem: int, stream_ptr: int, args: list, dependent: bool = False) -> None:
+    """cuLaunchKernel with each argument's bytes in `args` (ctypes values, kept alive here), for
+    kernels whose arguments are not the fixed ones compile.DirectLauncher packs (an epilogue's
+    struct, dmma_tail's workspace); a `dependent` launch (a split product's reduce kernel) goes
+    through :func:`launch_dependent`."""
+    params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(a) for a in args))
+    if dependent:
+        launch = launch_dependent
+    else:
+        from cupy.cuda import driver
+
+        launch = driver.launchKernel
+    launch(fptr, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, stream_ptr, ctypes.addressof(params), 0)
+
+
+__all__ = ["launch_with_args", "launch_dependent", "dependent_launch_supported", "DEPENDENT_LAUNCH_CC", "PROGRAMMATIC_STREAM_SERIALIZATION"]
