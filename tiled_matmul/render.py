@@ -61,7 +61,8 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
     kernel). Needs no GPU.
 
     Raises ValueError when `ex` asks for extras the strategy's template has no hooks for (a
-    strategy registered from user code that predates them)."""
+    strategy registered from user code that predates them), or its config does not declare
+    (Config.EXTRAS)."""
     if not isinstance(config, entry.config_cls):
         raise TypeError(
             f"strategy {entry.name!r} takes a {entry.config_cls.__name__}, got {type(config).__name__}"
@@ -87,13 +88,18 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
     source = template.render(**variables)
     if ex is not None:
         # the epilogue's definition names tm_epilogue once; a template with hooks calls it too
-        missing = [what for what, needed, found in (("an epilogue", ex.epilogue, source.count("tm_epilogue(") > 1),
-                                                     ("batches", ex.batched, "tm_batch" in source),
+        # ... and the config declares the feature (Config.EXTRAS: dmma_tail's template renders
+        # dmma's hooks in its main kernel, but neither its reduce nor its launch takes them)
+        declared = type(config).EXTRAS
+        missing = [what for what, needed, found in (("an epilogue", ex.epilogue, source.count("tm_epilogue(") > 1
+                                                      and "epilogue" in declared),
+                                                     ("batches", ex.batched, "tm_batch" in source and "batch" in declared),
                                                      # (or its config reads the layout pair through
                                                      # its own arguments: Config.LAYOUTS)
-                                                     ("operand layouts", ex.ld, "ex.lda" in source
+                                                     ("operand layouts", ex.ld, "ex.lda" in source and "layouts" in declared
                                                       or (ex.a_col, ex.b_col) in config.layouts()),
-                                                     (f"a {ex.out_ctype} C", bool(ex.out_ctype), "tm_out_t" in source))
+                                                     (f"a {ex.out_ctype} C", bool(ex.out_ctype), "tm_out_t" in source
+                                                      and "out_dtype" in declared))
                    if needed and not found]
         if missing:
             raise ValueError(f"strategy {entry.name!r}: its template has no hooks for {' or '.join(missing)} "
