@@ -374,12 +374,12 @@ def test_model_against_the_shipped_database():
     pick is that rung on at least 15, more than the heuristic's (why float64 falls back to the
     model by default); on float32, 18 of 19.
 
-    wgmma_tma_tf32 and dmma_split_k came after that tuning: the picks compared are the model's
+    wgmma_tma_tf32, dmma_split_k and dmma_tail came after that tuning: the picks compared are the model's
     fastest of the rungs it timed and the heuristic's without the TMA rungs (tma=False), over the
     entries of those rungs; the database cannot say whether either is right about the new rungs."""
     from tiled_matmul.heuristic import recommend
 
-    new_rungs = ("wgmma_tma_tf32", "dmma_split_k")
+    new_rungs = ("wgmma_tma_tf32", "dmma_split_k", "dmma_tail")
     path = ROOT / "tiled_matmul" / "data" / "tuned_h100.json"
     entries = tdb.entries_for(tdb.read_db(path), tdb.DeviceId(tdb.H100_NAME, "90", ""), match_package=False)
     assert sum(e["dtype"] == "float64" for e in entries.values()) == 25

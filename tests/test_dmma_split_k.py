@@ -96,7 +96,8 @@ def test_dmma_sources_hold_no_split_code():
 def test_registry_entry_and_search_space():
     assert ENTRY.config_cls is DmmaSplitKConfig and issubclass(DmmaSplitKConfig, DmmaConfig)
     assert ENTRY.template == "17_dmma_split_k.cu.j2" and ENTRY.tunable
-    assert list(tm.STRATEGIES)[-1] == "dmma_split_k"  # the ladder is ordered by template number
+    names = list(tm.STRATEGIES)  # the ladder is ordered by template number: 17_dmma_split_k.cu.j2
+    assert names.index("wgmma_tma_tf32") + 1 == names.index("dmma_split_k")
     assert ENTRY.supports("float64") and not ENTRY.supports("float32") and ENTRY.default_dtype == "float64"
     assert DmmaSplitKConfig.NVRTC_ARCH == "sm_90" and DmmaSplitKConfig.DYNAMIC_SMEM
     # what wgmma_split_k declares: every extra, every layout read in place

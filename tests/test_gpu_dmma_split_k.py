@@ -62,16 +62,22 @@ def test_every_config_within_4x_cublas_on_ragged_shapes(name, cfg, rng):
 def test_integer_data_is_exact(name, cfg, rng):
     """Integers in [-8, 8]: every product and partial sum is exact, so a k counted twice or missed
     at a slice boundary shows: the result must equal the int64 product to the bit."""
+    check_integer_data(tm.kernel(name, **cfg.params()),
+                       [(129, 127, 4099), (1, 1, 1), (33, 65, 17), (128, 128, 65536), (300, 257, 1001), (65, 3, 129)], rng)
+
+
+def check_integer_data(k, shapes, rng):
+    """`k` on integers in [-8, 8] (exact products and sums in FP64) equals the int64 product to the
+    bit on each of `shapes`, its output poisoned first."""
     import cupy as cp
 
-    k = tm.kernel(name, **cfg.params())
-    for M, N, K in [(129, 127, 4099), (1, 1, 1), (33, 65, 17), (128, 128, 65536), (300, 257, 1001), (65, 3, 129)]:
+    for M, N, K in shapes:
         a = cp.asarray(rng.integers(-8, 9, (M, K)).astype(np.float64))
         b = cp.asarray(rng.integers(-8, 9, (K, N)).astype(np.float64))
         out = poisoned((M, N), np.float64)
         k(a, b, out=out)
         exact = cp.matmul(a.astype(cp.int64), b.astype(cp.int64)).astype(cp.float64)
-        assert cp.array_equal(out, exact), (cfg.tag(), (M, N, K))
+        assert cp.array_equal(out, exact), (k, (M, N, K))
 
 
 @pytest.mark.parametrize("name", NAME)

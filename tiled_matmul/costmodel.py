@@ -102,6 +102,7 @@ COMPUTE_SHARE: dict[str, float] = {
 UNITS: dict[str, str] = {
     "dmma": "fp64_tc",
     "dmma_split_k": "fp64_tc",
+    "dmma_tail": "fp64_tc",
     "wgmma_tma": "fp16_tc",
     "mma_half": "fp16_tc",
 }
@@ -135,6 +136,10 @@ DEFAULT_EFFICIENCY: dict = {
     "dmma": 0.75,
     # dmma_split_k runs dmma's main loop (its 64 x 64 and 128 x 64 tiles); not yet timed on a GPU
     "dmma_split_k": 0.75,
+    # dmma_tail runs dmma's main loop with a slice's bounds: ncu at 4096^3 on 128 x 128 tiles (no
+    # tail, so dmma's grid) 3.10 ms against dmma's 2.93, the DMMA pipe 85% against 90%: ptxas
+    # schedules the loop differently (long-scoreboard stalls 3 -> 6%; scripts/gpu_s13f.sh)
+    "dmma_tail": 0.71,
     # wgmma_tma (float16/bfloat16): 756-816 TF/s at 4096^3-8192^3 of 989.4 (RESULTS.md, wgmma_tma probe)
     "wgmma_tma": 0.78,
     # mma_half (float16/bfloat16 mma.sync): not yet timed on a GPU; the fallback efficiency until the
@@ -161,6 +166,7 @@ MEMORY_EFFICIENCY: dict[str, float] = {
     # float64 tiles, whose A and B reads the model finds bound by L2 (medians 0.86 over 15 rows)
     "dmma": 0.85,
     "dmma_split_k": 0.85,
+    "dmma_tail": 0.85,
 }
 #: memory efficiency of a tiled rung that is not listed: the medians of wgmma (0.49-0.55),
 #: wgmma_split_k (0.61), split_k (0.49-0.51) and tensor_core (0.36-0.51) on the shapes the model
@@ -367,6 +373,9 @@ def launch_grid(cfg: Config, M: int, N: int, K: int, dt: DType, limits: DeviceLi
     k_splits = getattr(cfg, "k_splits", None)
     if callable(k_splits) and callable(getattr(cfg, "output_blocks", None)):
         return (cfg.output_blocks(M, N), 1, k_splits(M, N, K, limits.sm_count, dt))
+    grid_for_k = getattr(cfg, "grid_for_k", None)  # a grid planned from K and the GPU (dmma_tail)
+    if callable(grid_for_k):
+        return grid_for_k(M, N, K, limits)
     return cfg.grid(M, N)
 
 
@@ -398,6 +407,10 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     blocks = gx * gy * gz
     bm, bn = cfg.tile_mn
     tiles = blocks // max(gz, 1)
+    # a launch that plans its own waves (dmma_tail: whole tiles, then slices of the last wave's)
+    cost_waves = getattr(cfg, "cost_waves", None)
+    if callable(cost_waves):
+        tiles = cdiv(M, bm) * cdiv(N, bn)
     if getattr(type(cfg), "PERSISTENT", False):
         # at most one CTA per SM, each walking many tiles: the work and its waves are the tiles'
         tiles = blocks = cdiv(M, bm) * cdiv(N, bn)
@@ -405,7 +418,8 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     padded_flops = 2 * tiles * bm * bn * depth
     f = scale(limits)
     per_sm = blocks_per_sm(cfg, dt, limits, registers)
-    q = wave_factor(blocks, limits.sm_count, per_sm)
+    q = (cost_waves(M, N, K, limits.sm_count, per_sm) if callable(cost_waves)
+         else wave_factor(blocks, limits.sm_count, per_sm))
 
     isz = dt.itemsize
     workspace = t["workspace_bytes"]
@@ -426,7 +440,10 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     body = q * max(compute, memory)
     body_real = q * max(compute / ec, memory / em)
     launches = 2 if workspace else 1
-    reduce = (workspace + t["output_bytes"]) / (DRAM_GBS * f * 1e9) * 1e3 if workspace else 0.0
+    # the reduce reads the workspace and writes C, or only the part of C it sums (dmma_tail's tail)
+    reduced = getattr(cfg, "reduced_bytes", None)
+    out_bytes = reduced(M, N, K, limits, dt) if callable(reduced) else t["output_bytes"]
+    reduce = (workspace + out_bytes) / (DRAM_GBS * f * 1e9) * 1e3 if workspace else 0.0
     launch = launches * LAUNCH_US * 1e-3
     if launch + reduce >= body_real:
         bound = "launch"
@@ -446,7 +463,8 @@ def _efficiency_for(cfg: Config, dt: DType, term: str, measured: "Mapping[str, f
 # ---------------------------------------------------------------------------------------------
 # candidates and ranking
 # ---------------------------------------------------------------------------------------------
-#: split counts tried for configs with a split_k field, beside the search space's own
+#: split counts tried for configs with a split_k field (unless their class sets
+#: COST_SPLIT_VARIANTS False: dmma_tail's split_k caps its plan), beside the search space's own
 SPLITS = (2, 4, 8, 16, 32, 64)
 #: the GEMV rungs are weighed only for skinny products, as they are built for (a small operand
 #: kept on chip, the big one streamed once per chunk): the short side (M for x·B, N for A·x) at
@@ -498,7 +516,7 @@ def _searched(names: tuple[str, ...], dt: DType, modes: tuple[str, ...], limits:
         if not entry.supports(dt) or not entry.runs_on(limits):
             continue
         configs = list(entry.configs)
-        if "split_k" in entry.default.params():
+        if "split_k" in entry.default.params() and getattr(entry.config_cls, "COST_SPLIT_VARIANTS", True):
             configs += [c.replace(split_k=s) for c in list(configs) for s in SPLITS]
         out += _in_modes(configs, modes, limits, dt)
     return tuple(out)
