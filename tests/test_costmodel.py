@@ -369,10 +369,10 @@ def test_model_against_the_shipped_database():
     128 x 64 tile at 2 slices (gpu_s11e.sh) and 256x256x131072 got an entry, the same tile at 32
     slices, once the tuner timed the model's own picks (gpu_s11j.sh). In the twelfth, 8192x8192x1
     went to dmma_split_k's 32 x 64 tile, which runs there as one slice (no workspace of 16 x 512 MB
-    fits the cap) at 1% under the row-major 64 x 64 dmma tile (gpu_s12k.sh). Over the 18 float64 entries
-    of rungs the first tuning timed (19 before that move), the model's first
-    pick is that rung on at least 15, more than the heuristic's (why float64 falls back to the
-    model by default); on float32, 18 of 19.
+    fits the cap) at 1% under the row-major 64 x 64 dmma tile (gpu_s12k.sh). In the thirteenth,
+    3001x2999x3007 went to dmma_tail (gpu_s13j.sh). Over the 17 float64 entries of rungs the first
+    tuning timed (19 before those moves), the model's first pick is that rung on at least 14, more
+    than the heuristic's (why float64 falls back to the model by default); on float32, 18 of 19.
 
     wgmma_tma_tf32, dmma_split_k and dmma_tail came after that tuning: the picks compared are the model's
     fastest of the rungs it timed and the heuristic's without the TMA rungs (tma=False), over the
@@ -397,7 +397,7 @@ def test_model_against_the_shipped_database():
         h[0] += 1
         h[1] += model == e["strategy"]
         h[2] += heuristic == e["strategy"]
-    assert hits["float64"][0] == 18 and hits["float64"][1] >= 15 and hits["float64"][1] > hits["float64"][2]
+    assert hits["float64"][0] == 17 and hits["float64"][1] >= 14 and hits["float64"][1] > hits["float64"][2]
     assert hits["float32"][0] == 19 and hits["float32"][1] >= 17
 
 
