@@ -64,6 +64,24 @@ def main() -> None:
     c = tm.gemm(a, b, bias=bias, activation="relu", strategy="dmma_split_k", split_k=4)
     ref = cp.maximum(cp.matmul(a, b) + bias, 0)
     assert float(cp.abs(c - ref).max()) < 1e-10 * 4096
+    # dmma_tail (thirteenth session): whole tiles and a tail split by K in one launch, then the tail
+    # reduce as its dependent; at the H100's own slots (1500^3: 132 + 12 tiles) and with 3 slots on
+    # ragged shapes (odd K: the elem kernel; odd N: the reduce's element stores)
+    from tiled_matmul.strategies.dmma_tail import DmmaTailConfig
+
+    shapes = [(1500, 1500, 1500)]
+    real = DmmaTailConfig.slots
+    for slots, more in ((None, []), (3, [(391, 125, 1029), (385, 126, 1030), (449, 127, 1001)])):
+        if slots is not None:
+            DmmaTailConfig.slots = lambda self, limits, registers=None, dtype=None, n=slots: n
+        for M, N, K in shapes + more:
+            a = gen.random((M, K), dtype=np.float64) * 2 - 1
+            b = gen.random((K, N), dtype=np.float64) * 2 - 1
+            c = tm.matmul(a, b, strategy="dmma_tail")
+            assert tm.check(c, a, b).passed, ("dmma_tail", slots, (M, N, K))
+            print("dmma_tail", slots, (M, N, K), "ok", flush=True)
+        shapes = []
+    DmmaTailConfig.slots = real
     cp.cuda.Device().synchronize()
     print("sanitize run done", flush=True)
 
