@@ -300,20 +300,21 @@ def test_launch_dependent_fills_cuLaunchKernelEx_as_cuda_h_lays_it_out(monkeypat
 
 
 def test_extras_launch_goes_to_the_driver_or_the_dependent_launch(monkeypatch):
-    """epilogue._launch (batched and epilogue launches) calls CuPy's driver.launchKernel, and for a
-    reduce kernel (dependent=True) launch.launch_dependent, with the same arguments."""
+    """launch.launch_with_args (batched, epilogue and dmma_tail launches) calls CuPy's
+    driver.launchKernel, and for a reduce kernel (dependent=True) launch.launch_dependent, with
+    the same arguments."""
     import ctypes
 
     from cupy.cuda import driver
 
-    from tiled_matmul import epilogue
+    from tiled_matmul import launch
 
     seen = []
     monkeypatch.setattr(driver, "launchKernel", lambda *a: seen.append(("plain", a[:9])))
-    monkeypatch.setattr(epilogue, "launch_dependent", lambda *a: seen.append(("dependent", a[:9])))
+    monkeypatch.setattr(launch, "launch_dependent", lambda *a: seen.append(("dependent", a[:9])))
     args = [ctypes.c_int(3), ctypes.c_void_p(0x10)]
-    epilogue._launch(0x77, (8, 2, 1), (256, 1, 1), 0, 0x55, args)
-    epilogue._launch(0x78, (4, 1, 1), (128, 1, 1), 64, 0x56, args, dependent=True)
+    launch.launch_with_args(0x77, (8, 2, 1), (256, 1, 1), 0, 0x55, args)
+    launch.launch_with_args(0x78, (4, 1, 1), (128, 1, 1), 64, 0x56, args, dependent=True)
     assert seen == [("plain", (0x77, 8, 2, 1, 256, 1, 1, 0, 0x55)), ("dependent", (0x78, 4, 1, 1, 128, 1, 1, 64, 0x56))]
 
 

@@ -6,7 +6,6 @@ import ctypes
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import SplitKField
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT64, as_dtype
 from ..strategy import Strategy
@@ -15,7 +14,7 @@ from .dmma import DmmaConfig
 
 
 @dataclass(frozen=True)
-class DmmaTailConfig(SplitKField, DmmaConfig):
+class DmmaTailConfig(DmmaConfig):
     """dmma where the tiles do not fill whole waves: the first `head` tiles of the grouped order
     (whole waves of resident blocks) run as dmma's, straight into C, and each of the `tail` tiles
     left is cut into up to `split_k` slices of K, one block per slice, so that the last wave's
@@ -39,6 +38,11 @@ class DmmaTailConfig(SplitKField, DmmaConfig):
     #: shallowest K slice a tail tile is cut into (elements of K): a slice's pipeline fill and
     #: its partial tile's trip through the workspace must stay small beside its DMMAs
     MIN_SLICE: ClassVar[int] = 128
+    #: most slices split_k may allow a tail tile (as for the split rungs)
+    MAX_SPLIT: ClassVar[int] = 64
+    #: threads per block of the tail reduce kernel, and its blocks per SM at most (grid-stride)
+    REDUCE_THREADS: ClassVar[int] = 256
+    REDUCE_BLOCKS_PER_SM: ClassVar[int] = 16
     # dmma's 128 x 128 tile in 8 warps of 32 x 64 at one block per SM (its pick at 2048^3-8192^3).
     # One block per SM is where a partial wave costs a whole wave time; at two, a block alone on
     # its SM runs faster and dmma's last partial wave of 7 cost it 1% (5000 x 3000 x 1000 on
@@ -52,8 +56,23 @@ class DmmaTailConfig(SplitKField, DmmaConfig):
     min_blocks: int = 1
     split_k: int = 32
 
+    @property
+    def splits(self) -> int:
+        """12_dmma.cu.j2's SPLIT_K: above 1, its slice bounds render (here, the most slices)."""
+        return self.split_k
+
     def template_constants(self, dt: Any) -> dict[str, int]:
-        return {**super().template_constants(dt), "TAIL": 1}
+        return {**super().template_constants(dt), "TAIL": 1, "REDUCE_THREADS": self.REDUCE_THREADS}
+
+    def rules(self, limits: DeviceLimits, dt: Any):
+        yield from super().rules(limits, dt)
+        yield (2 <= self.split_k <= self.MAX_SPLIT, f"split_k ({self.split_k}) must be between 2 and {self.MAX_SPLIT}")
+
+    def grid(self, M: int, N: int) -> tuple[int, int, int]:
+        """dmma's grid, one block per tile; the launch's own is :meth:`grid_for_k` (it plans from
+        K and the GPU)."""
+        bm, bn = self.tile_mn
+        return (cdiv(M, bm) * cdiv(N, bn), 1, 1)
 
     def slots(self, limits: DeviceLimits, registers: "int | None" = None, dtype: Any = FLOAT64) -> int:
         """Blocks resident on the whole GPU at once: its SMs times the blocks per SM that threads,
