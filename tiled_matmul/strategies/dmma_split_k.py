@@ -93,5 +93,13 @@ STRATEGY = Strategy.of(
         # --split32, H100)
         dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2, split_k=4),
         dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2, split_k=8),
+        # two m16 rows per warp (32 x 64 warps: dmma's FRAG_AHEAD loop) in 128 x 64 and 64 x 128
+        # tiles at 2 blocks per SM, against the four-row 128 x 64 tile (alternating rounds, H100,
+        # scripts/gpu_s13a.sh, gpu_s13b.sh): 128x8192x8192 at 2 slices 0.91 -> 0.93x cuBLAS,
+        # 256x256x131072 at 32 0.90 -> 0.92; 64x8192x8192 on 64 x 128 at 4 slices 0.98 (the 64 x 64
+        # entry at 2: 0.94)
+        dict(bm=128, bn=64, bk=16, wm=32, wn=64, stages=3, min_blocks=2, split_k=2),
+        dict(bm=128, bn=64, bk=16, wm=32, wn=64, stages=3, min_blocks=2, split_k=32),
+        dict(bm=64, bn=128, bk=16, wm=32, wn=64, stages=3, min_blocks=2, split_k=4),
     ],
 )
