@@ -370,7 +370,7 @@ def test_interior_k_step_copies_among_the_dmmas(tmp_path, pair):
 @pytest.mark.parametrize("shape", [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
                                    (3001, 2999, 3007), (1536, 1536, 64), (16384, 1024, 1024)])
 def test_heuristic_picks_dmma_for_float64_from_one_wave(shape):
-    assert recommend(*shape, dtype="float64", sms=132) == ("dmma", {"bn": 64, "min_blocks": 2})
+    assert recommend(*shape, dtype="float64", sms=132) == ("dmma", {"bn": 64, "wm": 64, "wn": 32, "min_blocks": 2})
     assert recommend(*shape, dtype="float64", sms=132, dmma=False) == ("warp_tiled", {})  # not Hopper
     ENTRY.make_config().validate(H100_LIMITS, "float64")
     # float32 picks do not depend on the flag

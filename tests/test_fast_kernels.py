@@ -234,7 +234,7 @@ def test_recommend(shape, strategy, mma_sync_strategy, ffma_strategy):
     name, params = recommend(*shape, dtype="float64")
     tm.STRATEGIES[name].make_config(**params).validate(H100_LIMITS, "float64")
     below = "dmma_split_k" if shape[2] >= 256 else ffma_strategy
-    assert (name, params) == ("dmma", {"bn": 64, "min_blocks": 2}) if wave else name == below
+    assert (name, params) == ("dmma", {"bn": 64, "wm": 64, "wn": 32, "min_blocks": 2}) if wave else name == below
     name, params = recommend(*shape, dtype="float64", dmma=False)
     assert (name, params) == ("warp_tiled", {}) if wave else name == ffma_strategy
 

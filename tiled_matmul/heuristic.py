@@ -63,7 +63,7 @@ _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
 _WG_ROWS = {128: (1.0, {}), 112: (0.96, dict(bm=112)), 96: (0.93, dict(bm=96, stages=4))}
 #: dmma's pick from one wave of 128 x 128 tiles: 128 x 64 tiles, 2 blocks per SM (H100, x cuBLAS
 #: DGEMM: 0.76 / 0.76 / 0.79 at 2048^3 / 4096^3 / 8192^3, against 0.64 / 0.57 / 0.74 for 128 x 128)
-_DMMA = dict(bn=64, min_blocks=2)
+_DMMA = dict(bn=64, wm=64, wn=32, min_blocks=2)
 _WG_MID = dict(bm=64, bn=128, stages=6)
 _WG_NARROW = dict(bm=64, bn=64, stages=4, min_blocks=2)
 #: wgmma_split_k's tiles, bigger first (ties go to the bigger one: fewer slices, less traffic per
