@@ -340,7 +340,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(384, 384, 64)[0]  # K < 128: "auto" keeps to FFMA (per-element accuracy)
     'warp_tiled'
     >>> recommend(2048, 2048, 2048, "float64")
-    ('dmma', {'bn': 64, 'min_blocks': 2})
+    ('dmma', {'bn': 64, 'wm': 64, 'wn': 32, 'min_blocks': 2})
     >>> recommend(8192, 8192, 8192, "float64", dmma=False)
     ('warp_tiled', {})
     >>> recommend(1024, 1024, 1024, "float64")  # below one wave of dmma tiles: K slices
