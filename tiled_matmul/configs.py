@@ -505,6 +505,12 @@ class SplitReduce:
         self.launch_reduce(kernel, work.ptr, C, M, N, flags, stream, slices)
 
 
+def split_k_rule(split_k: int, most: int) -> Rule:
+    """The rule on a `split_k` field, the most slices a config may ask for: 2 to `most`
+    (SplitKField's, and dmma_tail's, whose split_k caps its tail's slices)."""
+    return (2 <= split_k <= most, f"split_k ({split_k}) must be between 2 and {most}")
+
+
 class SplitKField(SplitReduce):
     """For configs with a `split_k` field (split_k, wgmma_split_k, dmma_split_k): the slice count
     it sets (`splits`) and its rule, 2..MAX_SPLIT."""
@@ -522,8 +528,7 @@ class SplitKField(SplitReduce):
 
     def rules(self, limits: DeviceLimits, dt: DType) -> Iterator[Rule]:
         yield from super().rules(limits, dt)  # type: ignore[misc]
-        split_k = self.split_k  # type: ignore[attr-defined]
-        yield (2 <= split_k <= self.MAX_SPLIT, f"split_k ({split_k}) must be between 2 and {self.MAX_SPLIT}")
+        yield split_k_rule(self.split_k, self.MAX_SPLIT)  # type: ignore[attr-defined]
 
 
 class CappedSplitK(SplitKField):

@@ -6,6 +6,7 @@ import ctypes
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..configs import split_k_rule
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT64, as_dtype
 from ..strategy import Strategy
@@ -66,11 +67,12 @@ class DmmaTailConfig(DmmaConfig):
 
     def rules(self, limits: DeviceLimits, dt: Any):
         yield from super().rules(limits, dt)
-        yield (2 <= self.split_k <= self.MAX_SPLIT, f"split_k ({self.split_k}) must be between 2 and {self.MAX_SPLIT}")
+        yield split_k_rule(self.split_k, self.MAX_SPLIT)
 
     def grid(self, M: int, N: int) -> tuple[int, int, int]:
         """dmma's grid, one block per tile; the launch's own is :meth:`grid_for_k` (it plans from
-        K and the GPU)."""
+        K and the GPU). The traffic model's global reads are dmma's through it: a tail tile's
+        slices end on bk boundaries, so their steps add up to the whole tile's."""
         bm, bn = self.tile_mn
         return (cdiv(M, bm) * cdiv(N, bn), 1, 1)
 
@@ -133,11 +135,6 @@ class DmmaTailConfig(DmmaConfig):
         bm, bn = self.tile_mn
         _, tail, _ = self.plan(M, N, K, self.slots(device_limits(device)))
         return tail * bm * bn * as_dtype(dtype).itemsize
-
-    def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
-        """dmma's: every tile reads its cdiv(K, bk) steps, whole or in slices that end on bk
-        boundaries (each slice's last step may be partly zero-filled, like a whole tile's)."""
-        return DmmaConfig.global_reads(self, M, N, K)
 
     def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT64, K: "int | None" = None,
                         device: "int | DeviceLimits | None" = None) -> int:
