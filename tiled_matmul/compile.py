@@ -24,7 +24,7 @@ from .configs import Config
 from .dtypes import FLOAT32, DType, as_dtype
 from .epilogue import ExSpec
 from .device import device_limits
-from .launch import dependent_launch_supported, launch_dependent
+from .launch import dependent_launch_supported, function_ptr, launch_dependent
 from . import registry
 from .registry import Strategy, get
 from .render import kernel_name, render
@@ -151,7 +151,7 @@ class DirectLauncher:
         self.fptr = raw.kernel.ptr  # CUfunction of the loaded module (compiles if needed)
         # the same source's kernel for operands whose rows are not 16-byte aligned
         # (Config.ELEM_KERNEL), else the main kernel for every launch
-        self.elem_fptr = self.fptr if elem is None else (elem.kernel.ptr if hasattr(elem, "kernel") else elem.ptr)
+        self.elem_fptr = self.fptr if elem is None else function_ptr(elem)
         self.block = block
         self.smem = smem
         self._tls = threading.local()

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .device import device_limits
-from .launch import dependent_launch_supported, launch_with_args
+from .launch import dependent_launch_supported, function_ptr, launch_with_args
 
 #: activation name -> what it computes (the C is in kernels/_epilogue.cuh.j2)
 ACTIVATIONS: dict[str, str] = {
@@ -421,7 +421,7 @@ class ExLaunch:
         stream_ptr[, splits])``); it gets the struct too and runs one grid row (y) per matrix of
         the batch."""
         fn = self.compiled.companion(symbol)
-        ptr = fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr
+        ptr = function_ptr(fn)
         dependent = dependent_launch_supported(device_limits(self.device).compute_capability)
         block = (self.compiled.config.REDUCE_THREADS, 1, 1)
 

@@ -68,6 +68,12 @@ def launch_dependent(fptr: int, gx: int, gy: int, gz: int, bx: int, by: int, bz:
         driver.check_status(rc)  # raises CUDADriverError naming the error
 
 
+def function_ptr(fn) -> int:
+    """The CUfunction pointer of a loaded kernel: a cupy.RawKernel's (its ``.kernel``) or a
+    cupy.cuda.Function's own (the companions of a rendered source come as either)."""
+    return fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr
+
+
 def launch_with_args(fptr: int, grid, block, smem: int, stream_ptr: int, args: list, dependent: bool = False) -> None:
     """cuLaunchKernel with each argument's bytes in `args` (ctypes values, kept alive here), for
     kernels whose arguments are not the fixed ones compile.DirectLauncher packs (an epilogue's
@@ -83,4 +89,4 @@ def launch_with_args(fptr: int, grid, block, smem: int, stream_ptr: int, args: l
     launch(fptr, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, stream_ptr, ctypes.addressof(params), 0)
 
 
-__all__ = ["launch_with_args", "launch_dependent", "dependent_launch_supported", "DEPENDENT_LAUNCH_CC", "PROGRAMMATIC_STREAM_SERIALIZATION"]
+__all__ = ["function_ptr", "launch_with_args", "launch_dependent", "dependent_launch_supported", "DEPENDENT_LAUNCH_CC", "PROGRAMMATIC_STREAM_SERIALIZATION"]

@@ -154,7 +154,7 @@ class DmmaTailConfig(DmmaConfig):
         of the tail's slices into C as its dependent, both on `stream`."""
         import cupy
 
-        from ..launch import dependent_launch_supported, launch_with_args
+        from ..launch import dependent_launch_supported, function_ptr, launch_with_args
 
         limits = device_limits(kernel.device)
         head, tail, slices = self.plan(M, N, K, self.slots(limits, kernel.num_regs or None))
@@ -173,8 +173,8 @@ class DmmaTailConfig(DmmaConfig):
         blocks = max(1, min(cdiv(items, self.REDUCE_THREADS), limits.sm_count * self.REDUCE_BLOCKS_PER_SM))
         rargs = [ctypes.c_void_p(w_ptr), ctypes.c_void_p(C.data.ptr), ctypes.c_int(M), ctypes.c_int(N),
                  ctypes.c_int(flags), ctypes.c_int(head), ctypes.c_int(slices)]
-        launch_with_args(fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr, (blocks, 1, 1), (self.REDUCE_THREADS, 1, 1), 0,
-                stream.ptr, rargs, dependent=dependent_launch_supported(limits.compute_capability))
+        launch_with_args(function_ptr(fn), (blocks, 1, 1), (self.REDUCE_THREADS, 1, 1), 0, stream.ptr, rargs,
+                         dependent=dependent_launch_supported(limits.compute_capability))
 
     @staticmethod
     def reduce_symbol(kernel_name: str) -> str:
