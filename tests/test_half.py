@@ -53,11 +53,17 @@ def test_half_dtypes_are_known_by_name_and_char():
 def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     half = [n for n, e in tm.STRATEGIES.items() if e.supports("float16") or e.supports("bfloat16")]
     assert "mma_half" in half
-    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma"}, "a half rung auto cannot pick: teach half_pick"
-    # auto reaches both: wgmma_tma for a large plain product, mma_half where TMA cannot address rows
+    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k"}, \
+        "a half rung auto cannot pick: teach half_pick"
+    # auto reaches each: wgmma_tma for a large plain product, mma_half_split_k for a plain product
+    # of fewer 64 x 64 tiles than SMs with a long K, mma_half for the rest and where a call needs
+    # extras the other two lack
     assert heuristic.half_pick(4096, 4096, 4096, "float16", 132)[0] == "wgmma_tma"
     assert heuristic.half_pick(4096, 4095, 4096, "float16", 132)[0] == "wgmma_tma"  # rows padded by a copy
-    assert heuristic.half_pick(300, 300, 4096, "float16", 132)[0] == "mma_half"  # under half a wave
+    assert heuristic.half_pick(300, 300, 4096, "float16", 132)[0] == "mma_half_split_k"  # 25 64 x 64 tiles
+    assert heuristic.half_pick(300, 300, 4096, "float16", 132, tma=False)[0] == "mma_half"
+    assert heuristic.half_pick(300, 300, 256, "float16", 132)[0] == "mma_half"  # K under HALF_SPLIT_MIN_K
+    assert heuristic.half_pick(1000, 1000, 4096, "float16", 132)[0] == "mma_half"  # 256 64 x 64 tiles
     assert heuristic.half_pick(4096, 4096, 4096, "bfloat16", 132, tma=False)[0] == "mma_half"
     for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
         assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")
@@ -236,7 +242,7 @@ def test_mma_half_compiles_for_sm90a_without_spills(cfg, dtype, extra):
 def test_auto_picks_a_half_rung(dtype):
     for shape in ((4096, 4096, 4096), (1, 4096, 4096), (3001, 2999, 3007), (7, 7, 7)):
         name, params = heuristic.recommend(*shape, dtype)
-        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma"}
+        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k"}
         tm.STRATEGIES[name].make_config(**params).validate(dtype=dtype)
     # a large output goes to wgmma_tma, ragged rows too (its launch pads them by a copy)
     assert heuristic.recommend(3001, 2999, 3007, dtype)[0] == "wgmma_tma"

@@ -441,6 +441,17 @@ class SplitReduce:
     def template_constants(self, dt: DType) -> dict[str, int]:
         return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}  # type: ignore[misc]
 
+    def work_itemsize(self, dt: DType) -> int:
+        """Bytes of one workspace element for products of `dt`: the dtype's own (the slices'
+        partial products are of C's type), unless a subclass keeps them wider (mma_half_split_k:
+        float32 partials of 16-bit products)."""
+        return dt.itemsize
+
+    def _work_isz(self, kernel: Any, C: Any) -> int:
+        """work_itemsize for the kernel's dtype (C's element size for a kernel without one)."""
+        dt = getattr(kernel, "dtype", None)
+        return self.work_itemsize(as_dtype(dt)) if dt is not None else C.itemsize
+
     def k_slice(self, K: int, slices: int) -> int:
         """K depth of each of `slices` slices: a whole multiple of tile_k, as the kernel computes
         it from gridDim.z (the last slices may be shorter or empty)."""
@@ -478,7 +489,7 @@ class SplitReduce:
         """C = the sum of the `slices` slices of the workspace at `work_ptr` ([S, M, N]), on
         `stream`. The slice count is also the reduce kernel's argument after flags where it takes
         one (REDUCE_SLICES_ARG); the lane count (:meth:`reduce_lanes`) goes in flags' bits 8-11."""
-        items = cdiv(M * N, 16 // C.itemsize) if flags & 2 else M * N
+        items = cdiv(M * N, 16 // self._work_isz(kernel, C)) if flags & 2 else M * N
         sms = device_limits(kernel.device).sm_count
         lanes = self.reduce_lanes(items, slices, sms)
         blocks = max(1, min(cdiv(items * lanes, self.REDUCE_THREADS), sms * self.REDUCE_BLOCKS_PER_SM))
@@ -500,7 +511,7 @@ class SplitReduce:
         # [batch][slices][M][N]: a batched launch (epilogue.ExLaunch) keeps each matrix's slices
         # together. Held until both launches are queued: freed memory goes back to the pool in
         # stream order only from then on.
-        work = cupy.cuda.alloc(getattr(kernel, "batch", 1) * slices * M * N * C.itemsize)
+        work = cupy.cuda.alloc(getattr(kernel, "batch", 1) * slices * M * N * self._work_isz(kernel, C))
         kernel.launcher(grid, A.data.ptr, B.data.ptr, work.ptr, M, N, K, flags, stream.ptr)
         self.launch_reduce(kernel, work.ptr, C, M, N, flags, stream, slices)
 
@@ -550,7 +561,7 @@ class CappedSplitK(SplitKField):
         """Slices a launch for an M x N output uses: split_k, or fewer to keep the workspace
         within WORKSPACE_CAP; 1 (no workspace) when not even 2 fit. `dtype`: the config's own
         (its default dtype) when None."""
-        isz = self._dtype(dtype).itemsize  # type: ignore[attr-defined]
+        isz = self.work_itemsize(self._dtype(dtype))  # type: ignore[attr-defined]
         fit = self.WORKSPACE_CAP // max(1, M * N * isz)
         n = min(self.split_k, fit)  # type: ignore[attr-defined]
         return n if n >= 2 else 1
@@ -573,7 +584,7 @@ class CappedSplitK(SplitKField):
         """Bytes of the [slices, M, N] workspace one launch allocates (0 when it runs unsplit;
         K and device do not change it)."""
         slices = self.slices(M, N, dtype)
-        return slices * M * N * self._dtype(dtype).itemsize if slices > 1 else 0  # type: ignore[attr-defined]
+        return slices * M * N * self.work_itemsize(self._dtype(dtype)) if slices > 1 else 0  # type: ignore[attr-defined]
 
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
                stream: Any) -> None:

@@ -105,6 +105,7 @@ UNITS: dict[str, str] = {
     "dmma_tail": "fp64_tc",
     "wgmma_tma": "fp16_tc",
     "mma_half": "fp16_tc",
+    "mma_half_split_k": "fp16_tc",
 }
 
 #: compute efficiency: the fraction of its peak rate a rung's main loop reaches, by (strategy,
@@ -145,6 +146,8 @@ DEFAULT_EFFICIENCY: dict = {
     # mma_half (float16/bfloat16 mma.sync): not yet timed on a GPU; the fallback efficiency until the
     # tuner measures it (auto runs it only where wgmma_tma cannot: see heuristic.half_pick)
     "mma_half": 0.5,
+    # mma_half_split_k runs mma_half's main loop over slices of K (its 64 x 64 and 128 x 128 tiles)
+    "mma_half_split_k": 0.5,
     # FFMA rungs of 67 FP32 TF/s: register_blocked 40.8 TF/s at 4096^3 (bench.md; medians 0.64-0.70),
     # warp_tiled 38.8 (0.61-0.71), split_k 32.6 (0.49-0.52); float64 (of 34 TF/s) alike (0.49 split_k)
     "register_blocked": 0.65,

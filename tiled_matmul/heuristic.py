@@ -256,6 +256,30 @@ def _tensor_cores_only(M: int, N: int, K: int, sms: int, wgmma: bool) -> tuple[s
 HALF_STRATEGIES = ("mma_half",)
 #: mma_half's tile below one wave of 128 x 128 tiles: 64 x 64, 3 blocks per SM
 _HALF_SMALL = dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3)
+#: mma_half_split_k's tiles, the bigger first (:func:`_split_tile`)
+_HALF_SPLIT_TILES = (dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2), dict(bm=64, bn=64))
+#: a plain 16-bit product with fewer 64 x 64 tiles than SMs splits K from this K on
+#: (mma_half_split_k): one 64 x 64 block per tile walked K alone, a step (32 deep) after another,
+#: 0.02-0.1x cuBLAS at 1x4x12791, 92x281x16065, 261x473x14735 (benchmarks/random_shapes.py, H100)
+HALF_SPLIT_MIN_K = 512
+#: ... in slices of at least this many elements of K (4 of its 32-deep steps)
+HALF_SPLIT_MIN_SLICE = 128
+
+
+def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
+    """mma_half_split_k's params for a 16-bit C of fewer than `sms` 64 x 64 tiles: :func:`_split_tile`
+    over its 128 x 128 and 64 x 64 tiles toward two blocks per SM (the GEMV-like shapes among them
+    are memory-bound: more blocks, more loads in flight), slices >= HALF_SPLIT_MIN_SLICE deep, up to
+    64 of them; written as the differences from its default config.
+
+    >>> _half_split(1, 4, 12791, 132)
+    {'split_k': 64}
+    >>> _half_split(512, 512, 8192, 132)
+    {'bm': 128, 'bn': 128, 'wm': 64, 'min_blocks': 2, 'split_k': 32}
+    """
+    params = _split_tile(M, N, K, 2 * sms, _HALF_SPLIT_TILES, HALF_SPLIT_MIN_SLICE, 64)
+    default = dict(bm=64, bn=64, wm=32, wn=32, min_blocks=3)
+    return {k: v for k, v in params.items() if default.get(k) != v or k == "split_k"}
 
 
 def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) -> tuple[str, dict[str, int]]:
@@ -264,8 +288,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
-    WgmmaTmaConfig.launch); else mma_half (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave
-    of them, else 64 x 64 tiles (more blocks for small outputs).
+    WgmmaTmaConfig.launch); else, for a plain product of fewer 64 x 64 tiles than SMs and
+    K >= HALF_SPLIT_MIN_K, mma_half_split_k (:func:`_half_split`); else mma_half
+    (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave of them, else 64 x 64 tiles (more
+    blocks for small outputs).
 
     >>> half_pick(4096, 4096, 4096, "float16", 132)
     ('wgmma_tma', {})
@@ -273,6 +299,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     ('mma_half', {})
     >>> half_pick(1000, 1000, 1000, "bfloat16", 132)
     ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
+    >>> half_pick(8, 4096, 4096, "float16", 132)
+    ('mma_half_split_k', {'split_k': 8})
     """
     from . import registry  # the registry imports the strategies, which import the config bases
 
@@ -280,6 +308,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     tma_entry = registry.STRATEGIES.get("wgmma_tma")
     if tma and tma_entry is not None and tma_entry.supports(dt) and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         return "wgmma_tma", {}
+    split_entry = registry.STRATEGIES.get("mma_half_split_k")
+    if (tma and split_entry is not None and split_entry.supports(dt) and K >= HALF_SPLIT_MIN_K
+            and cdiv(M, 64) * cdiv(N, 64) < sms):
+        return "mma_half_split_k", _half_split(M, N, K, sms)
     for name in HALF_STRATEGIES:
         entry = registry.STRATEGIES.get(name)
         if entry is not None and entry.supports(dt):

@@ -1,0 +1,118 @@
+"""mma_half_split_k on the GPU (marked `gpu`): float16 and bfloat16 split over K against the exact
+float64 product of the 16-bit inputs and against cuBLAS in the same run, with the output poisoned
+(NaN) first.
+
+Tolerances: tests/test_gpu_half.py's (numerics.half_bound, u + K 2^-23, and at most 2x cuBLAS's
+componentwise error): each slice sums exact products in FP32 like mma_half's one chain, the slices'
+partials are added in FP32 (the same K - 1 additions in another order), and the sum is rounded once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import numerics
+
+from .test_gpu_half import DTYPES, SHAPES, _compare, _host, _poisoned, _scatter
+
+pytestmark = pytest.mark.gpu
+
+NAME = "mma_half_split_k"
+ENTRY = tm.STRATEGIES[NAME]
+#: long K on small outputs (the shapes the rung is for), ragged and aligned, and slices left empty
+#: (K = 100 cut 64 ways: 32-deep slices, the last 60 empty)
+LONG_K = [(1, 4, 12791), (92, 281, 16065), (2205, 8, 9937), (46, 1100, 2429), (64, 64, 8192), (33, 65, 100),
+          (8, 4096, 4096), (7, 129, 3000)]
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_ragged_shapes_default_config(dtype, rng):
+    failures: list[str] = []
+    _compare(NAME, {}, dtype, SHAPES + LONG_K, rng, failures)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_every_config(dtype, rng):
+    failures: list[str] = []
+    for cfg in ENTRY.search_space:
+        _compare(NAME, cfg.params(), dtype, [(1, 1, 1), (127, 129, 33), (129, 127, 1000), (7, 300, 5)] + LONG_K[:4],
+                 rng, failures)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_repeat_runs_are_bit_identical(dtype, rng):
+    import cupy as cp
+
+    dt = DTYPES[dtype]
+    for params in ({}, dict(split_k=64), dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2, split_k=4)):
+        k = tm.kernel(NAME, **params)
+        for M, N, K in [(1, 4, 12791), (333, 277, 4097), (8, 4096, 4096)]:
+            a, b, _, _ = _host(M, N, K, dt, rng)
+            da, db = cp.asarray(a), cp.asarray(b)
+            c1 = k(da, db)
+            out = _poisoned((M, N), dt)
+            k(da, db, out=out)
+            bits = lambda x: x.view(np.uint16)  # noqa: E731
+            assert bool((bits(c1) == bits(out)).all()) and bool((bits(c1) == bits(k(da, db))).all()), (params, M, N, K)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_nan_inf_and_overflow_propagate_like_cublas(dtype, rng):
+    import cupy as cp
+
+    dt = DTYPES[dtype]
+    k = tm.kernel(NAME, split_k=8)
+    for M, N, K in [(33, 65, 1700), (129, 1, 2570), (1, 1, 1000), (200, 300, 4000), (64, 64, 512)]:
+        a, b, _, _ = _host(M, N, K, dt, rng)
+        if (M, N, K) == (64, 64, 512):  # no NaN: each slice's partial is finite, their float16 sum is not
+            a[:] = dt.type(25.0)
+            b[:] = dt.type(25.0)
+            b[:, ::2] = dt.type(-25.0)
+        else:
+            _scatter(a, b, rng)
+        da, db = cp.asarray(a), cp.asarray(b)
+        out = _poisoned((M, N), dt)
+        k(da, db, out=out)
+        cub, which = numerics.cublas_matmul(da, db)
+        ours, theirs = (numerics.nonfinite_mask(cp.asnumpy(x).astype(np.float64)) for x in (out, cub))
+        assert np.array_equal(ours, theirs), (dtype, (M, N, K), which, int((ours != theirs).sum()))
+        if (M, N, K) == (64, 64, 512):  # every output is +-320000: Inf in float16, finite in bfloat16
+            assert bool((ours != 0).all()) == (dtype == "float16")
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_auto_takes_it_for_small_outputs_with_long_k(dtype, rng):
+    import cupy as cp
+
+    dt = DTYPES[dtype]
+    for M, N, K in [(1, 4, 12791), (261, 473, 14735), (2205, 8, 9937), (1, 8192, 8192)]:
+        pick = tm.kernel("auto").kernel_for(M, N, K, dtype)
+        assert pick.strategy.name == NAME, (M, N, K, pick.strategy.name)
+        a, b, ref, den = _host(M, N, K, dt, rng)
+        c = tm.matmul(cp.asarray(a), cp.asarray(b))
+        assert c.dtype == dt and c.shape == (M, N)
+        err = numerics.componentwise_error(cp.asnumpy(c), a, b, ref, den, numerics.UNDERFLOW_FLOOR[str(c.dtype)])
+        assert err <= numerics.half_bound(dtype, K), (M, N, K, err)
+
+
+def test_calls_it_cannot_take_go_to_mma_half(rng):
+    """A batch, a float32 C or a transposed operand needs extras the rung does not declare:
+    `auto` runs mma_half for them, correctly; naming the rung raises."""
+    import cupy as cp
+
+    dt = DTYPES["float16"]
+    a, b, ref, den = _host(92, 281, 4000, dt, rng)
+    da, db = cp.asarray(a), cp.asarray(b)
+    c32 = tm.matmul(da, db, out_dtype=np.float32)
+    assert c32.dtype == np.float32
+    err = numerics.componentwise_error(cp.asnumpy(c32), a, b, ref, den, numerics.UNDERFLOW_FLOOR["float32"])
+    assert err <= numerics.half_bound("float16", 4000, np.float32), err
+    ct = tm.matmul(cp.asfortranarray(da), db)
+    assert numerics.componentwise_error(cp.asnumpy(ct), a, b, ref, den, numerics.UNDERFLOW_FLOOR["float16"]) \
+        <= numerics.half_bound("float16", 4000)
+    with pytest.raises(ValueError, match="mma_half_split_k"):
+        tm.matmul(da, db, NAME, out_dtype=np.float32)

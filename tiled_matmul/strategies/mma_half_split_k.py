@@ -1,0 +1,69 @@
+"""Rung 19: mma_half over slices of K into a float32 workspace, then a fixed-order sum rounded once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..configs import CappedSplitK
+from ..dtypes import DType
+from ..strategy import Strategy
+from .mma_half import MmaHalfConfig
+
+
+@dataclass(frozen=True)
+class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
+    """mma_half (float16 / bfloat16 on tensor cores, FP32 accumulation) with K cut into `split_k`
+    slices (blockIdx.z), for a 16-bit product whose C is too small to fill the GPU with mma_half's
+    tiles while K is long: GEMV- and decode-like shapes (x·B, A·x), long K on a small C, the small
+    cubes.
+
+    Each slice writes its FP32 partial product to a [slices, M, N] float32 workspace with plain
+    stores; a second kernel adds the slices in float32 in a fixed order (SplitReduce.reduce_lanes)
+    and rounds each sum once into C's type, so the result is bit-identical from run to run and
+    rounded once, as mma_half's. The workspace is capped at WORKSPACE_CAP bytes
+    (:class:`~tiled_matmul.configs.CappedSplitK`): fewer slices where split_k would pass it, and
+    where not even 2 fit, one slice, which is mma_half's kernel writing C (its rounding, no
+    workspace).
+
+    Plain row-major products with C of the inputs' type only (``EXTRAS`` empty): `auto` gives a
+    call with a batch, an epilogue, other layouts or a float32 C to mma_half.
+    """
+
+    STRATEGY: ClassVar[str] = "mma_half_split_k"
+    EXTRAS: ClassVar[frozenset[str]] = frozenset()
+    bm: int = 64
+    bn: int = 64
+    bk: int = 32
+    wm: int = 32
+    wn: int = 32
+    stages: int = 4
+    group_m: int = 8
+    min_blocks: int = 3
+    split_k: int = 8
+
+    def work_itemsize(self, dt: DType) -> int:
+        """float32 partial products: 4 bytes whatever the 16-bit input type."""
+        return 4
+
+    def template_constants(self, dt: DType) -> dict[str, int]:
+        return {**super().template_constants(dt), **MmaHalfConfig.template_constants(self, dt)}
+
+
+STRATEGY = Strategy.of(
+    MmaHalfSplitKConfig,
+    "19_mma_half_split_k.cu.j2",
+    "mma_half over split_k slices of K into a float32 workspace, then a fixed-order sum rounded once "
+    "(float16/bfloat16)",
+    [
+        # 64 x 64 tiles of four 32 x 32 warps, 3 blocks per SM: mma_half's small-output tile
+        dict(split_k=2),
+        dict(split_k=4),
+        dict(split_k=16),
+        dict(split_k=32),
+        dict(split_k=64),
+        # 128 x 128 tiles (mma_half's default): a C of under a wave of them with a long K
+        dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2, split_k=2),
+        dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2, split_k=4),
+    ],
+)
