@@ -357,6 +357,12 @@ def test_heuristic_doctests():
         ((8192, 8, 8192), "gemv_ax", {"nt": 8, "rows": 4, "unroll": 1}),
         ((4, 4, 2**20), "gemv_ax", {}),  # both thin: whole warps along K of A, B staged once
         ((1, 1, 2**18), "gemv_ax", {"nt": 1, "rows": 4, "unroll": 4}),
+        # small streams with a K of at least GEMV_MIN_K: K groups kept (a one-group block's split
+        # would add a reduce for a B that cannot fill the GPU anyway)
+        ((4, 60, 655), "gemv_xb", {"threads": 256, "mt": 4, "unroll": 8, "min_blocks": 1, "kg": 16}),
+        ((1, 91, 397), "gemv_xb", {"threads": 512, "mt": 1, "unroll": 8, "min_blocks": 1, "kg": 32}),
+        ((93, 1, 1397), "gemv_ax", {"nt": 1, "rows": 4, "unroll": 4}),
+        ((13, 5, 128), "gemv_ax", {"nt": 8, "rows": 4, "unroll": 1}),
     ],
 )
 def test_heuristic_sends_skinny_shapes_to_the_gemv_rungs(shape, strategy, params, dtype):
@@ -367,8 +373,10 @@ def test_heuristic_sends_skinny_shapes_to_the_gemv_rungs(shape, strategy, params
 
 
 @pytest.mark.parametrize("shape", [(9, 8192, 8192), (16, 8192, 8192), (8192, 9, 8192), (1, 64, 64), (64, 1, 64),
-                                   (1, 512, 511)])
+                                   (1, 2047, 127), (2000, 3, 127)])
 def test_heuristic_leaves_other_shapes_alone(shape):
+    """Thin but not GEMV: the thin side over GEMV_MAX, or a stream under GEMV_MIN_STREAM elements
+    with K under GEMV_MIN_K (launch-bound: one tile block does as well)."""
     assert recommend(*shape)[0] not in GEMV
     assert recommend(*shape, dtype="float64")[0] not in GEMV
 

@@ -172,7 +172,9 @@ def test_split_launch_on_a_non_default_stream(name):
     assert tm.check(c, a, b).passed
 
 
-@pytest.mark.parametrize("shape", [(1, 8192, 8192), (4, 4096, 4096), (8192, 1, 8192), (8192, 8, 4096)])
+#: large streams, and small ones with a K one tile would walk alone (heuristic.GEMV_MIN_K)
+@pytest.mark.parametrize("shape", [(1, 8192, 8192), (4, 4096, 4096), (8192, 1, 8192), (8192, 8, 4096),
+                                   (4, 60, 655), (1, 4, 12791), (93, 1, 1397), (7, 33, 2001), (3, 5, 513)])
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_auto_runs_the_gemv_rungs_on_skinny_shapes(shape, dtype, fresh_tunedb):
     import cupy as cp
@@ -182,7 +184,7 @@ def test_auto_runs_the_gemv_rungs_on_skinny_shapes(shape, dtype, fresh_tunedb):
     M, N, K = shape
     choice = dispatch.choose(M, N, K, np.dtype(dtype).name)
     if choice.source == "heuristic":
-        assert choice.strategy == ("gemv_xb" if M < N else "gemv_ax")
+        assert choice.strategy == ("gemv_xb" if M <= 8 < N else "gemv_ax")
     gen = cp.random.default_rng(5)
     a, b = _uniform(gen, M, K, dtype), _uniform(gen, K, N, dtype)
     out = poisoned((M, N), dtype)

@@ -104,7 +104,10 @@ def test_auto_runs_half_products(dtype, rng):
     import cupy as cp
 
     dt = DTYPES[dtype]
-    for M, N, K in [(1, 4096, 512), (300, 200, 500), (2048, 2048, 256), (4097, 33, 100)]:
+    # (the last five: wgmma_tma's 128 x 128 tile under half a wave, aligned or not, and mma_half
+    # where C's rows need padding and K is short)
+    for M, N, K in [(1, 4096, 512), (300, 200, 500), (2048, 2048, 256), (4097, 33, 100), (300, 300, 256),
+                    (239, 82, 258), (512, 512, 384), (1265, 51, 137), (2110, 663, 1000)]:
         a, b, ref, den = _host(M, N, K, dt, rng)
         c = tm.matmul(cp.asarray(a), cp.asarray(b))  # the fast path: plain 2-D cupy arrays
         assert c.dtype == dt and c.shape == (M, N)

@@ -55,15 +55,19 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert "mma_half" in half
     assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k"}, \
         "a half rung auto cannot pick: teach half_pick"
-    # auto reaches each: wgmma_tma for a large plain product, mma_half_split_k for a plain product
-    # of fewer 64 x 64 tiles than SMs with a long K, mma_half for the rest and where a call needs
-    # extras the other two lack
-    assert heuristic.half_pick(4096, 4096, 4096, "float16", 132)[0] == "wgmma_tma"
+    # auto reaches each: wgmma_tma for a plain product, mma_half_split_k for a plain product of
+    # fewer 64 x 64 tiles than SMs with a long K, mma_half where a call needs extras the other two
+    # lack, or C's rows need padding and K is short (the copies would be the time)
+    assert heuristic.half_pick(4096, 4096, 4096, "float16", 132) == ("wgmma_tma", {})
     assert heuristic.half_pick(4096, 4095, 4096, "float16", 132)[0] == "wgmma_tma"  # rows padded by a copy
     assert heuristic.half_pick(300, 300, 4096, "float16", 132)[0] == "mma_half_split_k"  # 25 64 x 64 tiles
     assert heuristic.half_pick(300, 300, 4096, "float16", 132, tma=False)[0] == "mma_half"
-    assert heuristic.half_pick(300, 300, 256, "float16", 132)[0] == "mma_half"  # K under HALF_SPLIT_MIN_K
-    assert heuristic.half_pick(1000, 1000, 4096, "float16", 132)[0] == "mma_half"  # 256 64 x 64 tiles
+    narrow = ("wgmma_tma", heuristic._HALF_TMA_NARROW)
+    assert heuristic.half_pick(300, 300, 256, "float16", 132) == narrow  # K under HALF_SPLIT_MIN_K
+    assert heuristic.half_pick(1000, 1000, 4096, "float16", 132) == narrow  # 256 64 x 64 tiles
+    assert heuristic.half_pick(1265, 51, 137, "float16", 132)[0] == "mma_half"  # C padded, short K
+    assert heuristic.half_pick(12399, 18, 89, "bfloat16", 132)[0] == "mma_half"  # ... even over half a wave
+    assert heuristic.half_pick(1265, 56, 137, "float16", 132) == narrow  # no padding
     assert heuristic.half_pick(4096, 4096, 4096, "bfloat16", 132, tma=False)[0] == "mma_half"
     for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
         assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")

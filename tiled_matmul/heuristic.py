@@ -11,8 +11,8 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   gemv_xb (x·B: B streamed once per chunk of mt rows, mt the power of two from M; for M = 1 and
   4, K groups in a block where each group gets at least GEMV_KG_MIN_RUN rows of K), N <= 8 to
   gemv_ax (A·x: A streamed once per chunk of nt columns), when the streamed operand holds at
-  least 2^18 elements (smaller ones are set by the launch, not the bytes). Thresholds to tune on
-  the H100 (they may move up to 16-64).
+  least 2^18 elements or K is at least GEMV_MIN_K (smaller ones are set by the launch, not the
+  bytes). Thresholds to tune on the H100 (they may move up to 16-64).
 * float64 on an sm_90 GPU (``dmma=True``): dmma (FP64 tensor cores) from one wave of its
   default 128 x 128 tiles (warp_tiled's default there on other GPUs: FP64 FMAs, 1 block/SM for
   doubles); below that, for K >= 256 and min(M, N) > 8, dmma_split_k: K slices (>= 128 deep) on
@@ -97,6 +97,14 @@ DMMA_SPLIT_MIN_K = 2 * DMMA_SPLIT_MIN_SLICE
 GEMV_MAX = 8
 #: ... and whose streamed operand (B for gemv_xb, A for gemv_ax) has at least this many elements
 GEMV_MIN_STREAM = 2**18
+#: ... or whose K is at least this long, the streamed operand however small: a tile rung walks such
+#: a K in one block per tile, a step after another (float32 4x60x655 on warp_tiled 34 us, 1x4x12791
+#: and 93x1x1397 on split_k 24-26 us, against 8-9 us for gemv_xb with K groups and gemv_ax, and
+#: cuBLAS's 8-10: scripts/variants_s14/probe_small.py, H100; 1x91x397 and 13x5x282 on warp_tiled
+#: 22 and 17 us against cuBLAS's 7 and 10: benchmarks/random_shapes.py --seed 15); with a shorter K
+#: the launch is the time and the GEMV rungs run as fast as warp_tiled's one block (676x4x2,
+#: 2x9x21, 3x53x47: 5-7 us either way)
+GEMV_MIN_K = 128
 #: params by M rounded up to a power of two (gemv_xb), by N (gemv_ax): one chunk covers the rows
 #: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM.
 #: M = 1 and 4 take K groups (narrow blocks that fill the GPU without a split of K) where K is
@@ -114,14 +122,21 @@ _AX = {1: dict(nt=1, rows=4, unroll=4), 2: dict(nt=2), 4: {}, 8: dict(nt=8, rows
 
 
 def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
-    """The GEMV rung and params for a skinny shape, or None."""
-    if M <= GEMV_MAX < N and N * K >= GEMV_MIN_STREAM:
+    """The GEMV rung and params for a skinny shape, or None.
+
+    >>> _gemv(4, 60, 655)      # a small B, but a K one tile would walk alone: K groups
+    ('gemv_xb', {'threads': 256, 'mt': 4, 'unroll': 8, 'min_blocks': 1, 'kg': 16})
+    >>> _gemv(676, 4, 2) is None
+    True
+    """
+    if M <= GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         rows = 1 << (M - 1).bit_length()
         params = _XB[rows]
-        if K < GEMV_KG_MIN_RUN * params.get("kg", 1):
+        # a long run per group, or a B too small to fill the GPU with one group's blocks anyway
+        if K < GEMV_KG_MIN_RUN * params.get("kg", 1) and N * K >= GEMV_MIN_STREAM:
             params = _XB_ONE_GROUP[rows]
         return "gemv_xb", dict(params)
-    if N <= GEMV_MAX and M * K >= GEMV_MIN_STREAM:
+    if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         return "gemv_ax", dict(_AX[1 << (N - 1).bit_length()])
     return None
 
@@ -264,6 +279,15 @@ _HALF_SPLIT_TILES = (dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2), dict(bm=6
 HALF_SPLIT_MIN_K = 512
 #: ... in slices of at least this many elements of K (4 of its 32-deep steps)
 HALF_SPLIT_MIN_SLICE = 128
+#: wgmma_tma's 128 x 128 tile, for a plain 16-bit product under half a wave of its 128 x 256 tiles:
+#: against mma_half (H100, scripts/variants_s14/probe_small.py, float16) 2110x663x3825 108 us
+#: against 279 (cuBLAS 123), 4124x291x485 34 against 42, 512x512x384 8.2 against 9.3,
+#: 300x300x256 11.9 against 16.1
+_HALF_TMA_NARROW = dict(bm=128, bn=128, stages=5)
+#: ... but not where C's rows need padding (N not a multiple of 8: C is written padded and copied
+#: back) and K is shorter than this: the copies are the time there (12399x18x89 20.1-20.8 us on
+#: either wgmma_tma tile against mma_half's 10.2, 1265x51x137 15.0 against 13.6)
+HALF_TMA_MIN_K = 256
 
 
 def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
@@ -288,8 +312,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
-    WgmmaTmaConfig.launch); else, for a plain product of fewer 64 x 64 tiles than SMs and
-    K >= HALF_SPLIT_MIN_K, mma_half_split_k (:func:`_half_split`); else mma_half
+    WgmmaTmaConfig.launch), unless C's rows need padding and K < HALF_TMA_MIN_K; else, for a plain
+    product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, mma_half_split_k
+    (:func:`_half_split`); else wgmma_tma on 128 x 128 tiles (the same exception); else mma_half
     (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave of them, else 64 x 64 tiles (more
     blocks for small outputs).
 
@@ -298,6 +323,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     >>> half_pick(4096, 4096, 4096, "float16", 132, tma=False)
     ('mma_half', {})
     >>> half_pick(1000, 1000, 1000, "bfloat16", 132)
+    ('wgmma_tma', {'bm': 128, 'bn': 128, 'stages': 5})
+    >>> half_pick(1000, 1000, 1000, "bfloat16", 132, tma=False)
+    ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
+    >>> half_pick(12399, 18, 89, "float16", 132)   # rows to pad, a short K: the copies would cost more
     ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
     >>> half_pick(8, 4096, 4096, "float16", 132)
     ('mma_half_split_k', {'split_k': 8})
@@ -306,12 +335,16 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
 
     dt = as_dtype(dtype)
     tma_entry = registry.STRATEGIES.get("wgmma_tma")
-    if tma and tma_entry is not None and tma_entry.supports(dt) and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
+    plain = tma  # the caller's word: a plain 2-D product (TMA rungs and the split rung take no extras)
+    tma = plain and tma_entry is not None and tma_entry.supports(dt) and not (N % 8 and K < HALF_TMA_MIN_K)
+    if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         return "wgmma_tma", {}
     split_entry = registry.STRATEGIES.get("mma_half_split_k")
-    if (tma and split_entry is not None and split_entry.supports(dt) and K >= HALF_SPLIT_MIN_K
+    if (plain and split_entry is not None and split_entry.supports(dt) and K >= HALF_SPLIT_MIN_K
             and cdiv(M, 64) * cdiv(N, 64) < sms):
         return "mma_half_split_k", _half_split(M, N, K, sms)
+    if tma:
+        return "wgmma_tma", dict(_HALF_TMA_NARROW)
     for name in HALF_STRATEGIES:
         entry = registry.STRATEGIES.get(name)
         if entry is not None and entry.supports(dt):
