@@ -305,3 +305,25 @@ def test_cli_tune_subcommand(capsys):
         cli.main(["tune", "--help"])
     assert exc.value.code == 0
     assert "--sizes" in capsys.readouterr().out
+
+
+#: every size class a dimension falls in: the GEMV bounds (8, 9), the tile sizes and one past them,
+#: and the heuristic's K thresholds (GEMV_MIN_K, HALF_TMA_MIN_K, HALF_SPLIT_MIN_K) on either side
+_EDGE_DIMS = (1, 2, 3, 7, 8, 9, 63, 100, 127, 128, 255, 256, 511, 512, 1000, 4097)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_the_heuristic_gives_every_shape_a_valid_config(dtype):
+    """No shape makes the fallback raise, and each pick validates for the dtype on the H100
+    stand-in (a KeyError once hid here: float32 2 x 4096 x 100 asked gemv_xb for K groups' one-group
+    fallback that only M = 1 and 4 have)."""
+    import itertools
+
+    from tiled_matmul.device import H100_LIMITS
+    from tiled_matmul.heuristic import recommend
+
+    for M, N, K in itertools.product(_EDGE_DIMS, repeat=3):
+        name, params = recommend(M, N, K, dtype, sms=132)
+        tm.STRATEGIES[name].make_config(**params).validate(H100_LIMITS, dtype)
+    assert recommend(2, 4096, 100, "float32", sms=132) == ("gemv_xb", {"mt": 2})
+    assert recommend(8, 4096, 100, "float32", sms=132) == ("gemv_xb", {"mt": 8, "unroll": 4})

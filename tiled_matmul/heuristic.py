@@ -132,8 +132,10 @@ def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     if M <= GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         rows = 1 << (M - 1).bit_length()
         params = _XB[rows]
-        # a long run per group, or a B too small to fill the GPU with one group's blocks anyway
-        if K < GEMV_KG_MIN_RUN * params.get("kg", 1) and N * K >= GEMV_MIN_STREAM:
+        # K groups need a long run each, or a B too small to fill the GPU with one group's blocks
+        # anyway (M = 2 and 8 take no groups: nothing to fall back from)
+        kg = params.get("kg", 1)
+        if kg > 1 and K < GEMV_KG_MIN_RUN * kg and N * K >= GEMV_MIN_STREAM:
             params = _XB_ONE_GROUP[rows]
         return "gemv_xb", dict(params)
     if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
