@@ -174,7 +174,8 @@ def test_split_launch_on_a_non_default_stream(name):
 
 #: large streams, and small ones with a K one tile would walk alone (heuristic.GEMV_MIN_K)
 @pytest.mark.parametrize("shape", [(1, 8192, 8192), (4, 4096, 4096), (8192, 1, 8192), (8192, 8, 4096),
-                                   (4, 60, 655), (1, 4, 12791), (93, 1, 1397), (7, 33, 2001), (3, 5, 513)])
+                                   (4, 60, 655), (1, 4, 12791), (93, 1, 1397), (7, 33, 2001), (3, 5, 513),
+                                   (1, 91, 397), (13, 5, 282)])
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_auto_runs_the_gemv_rungs_on_skinny_shapes(shape, dtype, fresh_tunedb):
     import cupy as cp

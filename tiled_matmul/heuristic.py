@@ -217,7 +217,11 @@ def _wgmma_pick(M: int, N: int, K: int, sms: int, skinny: bool = False) -> "tupl
     if cdiv(M, 128) * cdiv(N, 128) >= sms:
         rows = max(_WG_ROWS, key=lambda bm: _WG_ROWS[bm][0] * _wave_fill(M, N, bm, 128, sms))
         return "wgmma", dict(_WG_ROWS[rows][1])
-    if N > 64 and cdiv(M, 64) * cdiv(N, 128) >= 3 * sms // 4:  # 1024^3 makes 128 such tiles
+    # 1024^3 makes 128 such tiles; unless 64 x 64 tiles (2 per SM) fill their waves better
+    # (3114x291x3243: 147 tiles of 64 x 128, 1.1 waves, 0.50x cuBLAS FP32; 245 of 64 x 64 in one
+    # wave, 0.88x: scripts/variants_s14/probe_mid32.py, H100)
+    if (N > 64 and cdiv(M, 64) * cdiv(N, 128) >= 3 * sms // 4
+            and _wave_fill(M, N, 64, 128, sms) >= _wave_fill(M, N, 64, 64, 2 * sms)):
         return "wgmma", dict(_WG_MID)
     if cdiv(M, 64) * cdiv(N, 64) >= sms:
         return "wgmma", dict(_WG_NARROW)
@@ -235,6 +239,13 @@ _TMA_TF32 = {"tf32x3": ({}, (128, 128)), "tf32": (dict(bm=256, stages=4, passes=
 #: gives it a shape (from one wave of 128 x 128 tiles) the error is the one auto had there; long
 #: K on small outputs stays with wgmma_split_k, which the wave rule leaves those shapes to.
 TMA_TF32_AUTO = True
+#: the fraction of a wave of 128 x 128 tiles from which `auto` (tf32x3) runs wgmma_tma_tf32: below
+#: one wave it still beat wgmma's 64 x 128 and 64 x 64 tiles and split-K (H100,
+#: scripts/variants_s14/probe_mid32.py, x cuBLAS FP32): 1715x831x3649 (98 tiles) 1.20 against at
+#: most 1.08, 2110x663x3825 (102) 1.38 against 1.07, 3000x500x2000 (96) 1.67 against 1.25,
+#: 4124x291x485 (99) 0.90 against 0.92 for wgmma 128 x 128; at 75 tiles (3114x291x3243) 0.78
+#: against 0.88 for 64 x 64 tiles
+TMA_TF32_MIN_WAVE = 0.7
 
 
 #: longest K that `auto` (tf32x3) lets one tile sum in a single chain of 32-deep partials. On the
@@ -249,13 +260,23 @@ AUTO_CHAIN_K = 16384
 
 def _tma_tf32_pick(M: int, N: int, K: int, sms: int, mode: str) -> "tuple[str, dict[str, int]] | None":
     """wgmma_tma_tf32 (TMA, warp-specialised, persistent) for a float32 product in `mode` whose
-    output fills at least one wave of the mode's tiles, else None."""
+    output fills at least one wave of the mode's tiles (tf32x3: TMA_TF32_MIN_WAVE of one, for a K
+    of at most AUTO_CHAIN_K and M and N over two tiles: the narrow outputs keep their own rules),
+    else None.
+
+    >>> _tma_tf32_pick(3000, 500, 2000, 132, "tf32x3")   # 96 tiles of 128 x 128
+    ('wgmma_tma_tf32', {})
+    >>> _tma_tf32_pick(3114, 291, 3243, 132, "tf32x3") is None   # 75
+    True
+    """
     from . import registry  # the registry imports the strategies, which import the config bases
 
     if mode not in _TMA_TF32 or "wgmma_tma_tf32" not in registry.STRATEGIES:
         return None
     params, (bm, bn) = _TMA_TF32[mode]
-    if cdiv(M, bm) * cdiv(N, bn) >= sms:
+    tiles = cdiv(M, bm) * cdiv(N, bn)
+    if tiles >= sms or (mode == "tf32x3" and K <= AUTO_CHAIN_K and min(M, N) > 2 * bn
+                        and tiles >= TMA_TF32_MIN_WAVE * sms):
         return "wgmma_tma_tf32", dict(params)
     return None
 
