@@ -43,36 +43,42 @@ def cands(dt, M, N, K):
     return out
 
 
+def compare(dt: str, M: int, N: int, K: int, candidates, flush) -> None:
+    """Check each (strategy, params) of `candidates` on fresh inputs, then time them and cuBLAS in 3
+    alternating rounds; print each median and its ratio to cuBLAS's."""
+    (a, b, c), = make_inputs((M, N, K), dt)
+    crow = cublas_row("probe", dtype=dt)
+    rows = {"cublas": (lambda: crow.call(a, b, c), crow.context)}
+    for name, params in candidates:
+        try:
+            k = tm.kernel(name, **params)
+            k(a, b, out=c)
+            if not tm.check(c, a, b).passed:
+                print(f"  {dt} {M}x{N}x{K} {name} {params}: WRONG")
+                continue
+        except Exception as exc:  # an invalid config for this dtype: say so and go on
+            print(f"  {dt} {M}x{N}x{K} {name} {params}: {type(exc).__name__} {str(exc)[:80]}")
+            continue
+        label = name if name != "auto" else "auto=" + k.kernel_for(M, N, K, dt).strategy.name
+        rows[f"{label} {params}"] = (lambda k=k: k(a, b, out=c), contextlib.nullcontext)
+    ts = {r: [] for r in rows}
+    for _ in range(3):
+        for r, (f, ctx) in rows.items():
+            with ctx():
+                ts[r].append(time_fn(lambda i: f(), repeat=9, warmup=2, flush=flush).median_ms * 1e3)
+    cub = statistics.median(ts["cublas"])
+    print(f"{dt} {M}x{N}x{K}: cuBLAS {cub:.1f} us", flush=True)
+    for r in rows:
+        if r != "cublas":
+            t = statistics.median(ts[r])
+            print(f"    {r:<70} {t:8.1f} us {cub / t:5.2f}x", flush=True)
+
+
 def main() -> None:
     flush = L2Flusher()
     for dt, shapes in (("float32", F32), ("float64", F32[:8]), ("float16", HALF)):
         for M, N, K in shapes:
-            (a, b, c), = make_inputs((M, N, K), dt)
-            crow = cublas_row("probe", dtype=dt)
-            rows = {"cublas": (lambda: crow.call(a, b, c), crow.context)}
-            for name, params in cands(dt, M, N, K):
-                try:
-                    k = tm.kernel(name, **params)
-                    k(a, b, out=c)
-                    if not tm.check(c, a, b).passed:
-                        print(f"  {dt} {M}x{N}x{K} {name} {params}: WRONG")
-                        continue
-                except Exception as exc:  # an invalid config for this dtype: say so and go on
-                    print(f"  {dt} {M}x{N}x{K} {name} {params}: {type(exc).__name__} {str(exc)[:80]}")
-                    continue
-                label = name if name != "auto" else "auto=" + k.kernel_for(M, N, K, dt).strategy.name
-                rows[f"{label} {params}"] = (lambda k=k: k(a, b, out=c), contextlib.nullcontext)
-            ts = {r: [] for r in rows}
-            for _ in range(3):
-                for r, (f, ctx) in rows.items():
-                    with ctx():
-                        ts[r].append(time_fn(lambda i: f(), repeat=9, warmup=2, flush=flush).median_ms * 1e3)
-            cub = statistics.median(ts["cublas"])
-            print(f"{dt} {M}x{N}x{K}: cuBLAS {cub:.1f} us", flush=True)
-            for r in rows:
-                if r != "cublas":
-                    t = statistics.median(ts[r])
-                    print(f"    {r:<70} {t:8.1f} us {cub / t:5.2f}x", flush=True)
+            compare(dt, M, N, K, cands(dt, M, N, K), flush)
 
 
 if __name__ == "__main__":
