@@ -112,7 +112,8 @@ def test_auto_runs_half_products(dtype, rng):
         c = tm.matmul(cp.asarray(a), cp.asarray(b))  # the fast path: plain 2-D cupy arrays
         assert c.dtype == dt and c.shape == (M, N)
         assert _comp(c, a, b, ref, den) <= numerics.half_bound(dtype, K), (M, N, K)
-        assert tm.kernel("auto").kernel_for(M, N, K, dtype).strategy.name in {*HALF, "wgmma_tma", "mma_half_split_k"}
+        assert tm.kernel("auto").kernel_for(M, N, K, dtype).strategy.name in {*HALF, "wgmma_tma", "mma_half_split_k",
+                                                                                "gemv_xb_half"}
     report = tm.check(c, cp.asarray(a), cp.asarray(b))
     print(report)
     assert report.passed and report.comp_err <= report.comp_bound, report
@@ -160,28 +161,36 @@ def _scatter(a, b, rng):
         flat[idx[3::4]] = 0
 
 
-@pytest.mark.parametrize("dtype", list(DTYPES))
-@pytest.mark.parametrize("name", HALF)
-def test_nan_inf_and_overflow_propagate_like_cublas(name, dtype, rng):
+def check_nonfinite_like_cublas(call, dtype, shapes, overflow, rng):
+    """`call(da, db, out)` puts NaN, Inf and -Inf (scattered next to zeros) where cuBLAS does, on each
+    of `shapes`; on `overflow` (M, N, K), operands of +-250 (no NaN) whose sums overflow float16 and
+    not bfloat16: Inf exactly where cuBLAS has it, and at every output in float16 only."""
     import cupy as cp
 
     dt = DTYPES[dtype]
-    for M, N, K in [(33, 65, 17), (129, 1, 257), (1, 1, 1), (200, 300, 400), (64, 64, 8)]:
+    for M, N, K in [*shapes, overflow]:
         a, b, _, _ = _host(M, N, K, dt, rng)
-        if (M, N, K) == (64, 64, 8):  # no NaN: sums of 8 products of 250^2 overflow float16 only
+        if (M, N, K) == overflow:
             a[:] = dt.type(250.0)
             b[:] = dt.type(250.0)
             b[:, ::2] = dt.type(-250.0)
         else:
             _scatter(a, b, rng)
         da, db = cp.asarray(a), cp.asarray(b)
-        out = _poisoned((M, N), dt) if (M, N, K) != (64, 64, 8) else cp.zeros((M, N), dt)
-        tm.matmul(da, db, name, out=out)
+        out = _poisoned((M, N), dt) if (M, N, K) != overflow else cp.zeros((M, N), dt)
+        call(da, db, out)
         cub, which = numerics.cublas_matmul(da, db)
         ours, theirs = (numerics.nonfinite_mask(cp.asnumpy(x).astype(np.float64)) for x in (out, cub))
-        assert np.array_equal(ours, theirs), (name, dtype, (M, N, K), which, int((ours != theirs).sum()))
-        if (M, N, K) == (64, 64, 8):  # every output is +-500000: Inf in float16, finite in bfloat16
+        assert np.array_equal(ours, theirs), (dtype, (M, N, K), which, int((ours != theirs).sum()))
+        if (M, N, K) == overflow:
             assert bool((ours != 0).all()) == (dtype == "float16")
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("name", HALF)
+def test_nan_inf_and_overflow_propagate_like_cublas(name, dtype, rng):
+    check_nonfinite_like_cublas(lambda a, b, out: tm.matmul(a, b, name, out=out), dtype,
+                                [(33, 65, 17), (129, 1, 257), (1, 1, 1), (200, 300, 400)], (64, 64, 8), rng)
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))

@@ -53,7 +53,7 @@ def test_half_dtypes_are_known_by_name_and_char():
 def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     half = [n for n, e in tm.STRATEGIES.items() if e.supports("float16") or e.supports("bfloat16")]
     assert "mma_half" in half
-    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k"}, \
+    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half"}, \
         "a half rung auto cannot pick: teach half_pick"
     # auto reaches each: wgmma_tma for a plain product, mma_half_split_k for a plain product of
     # fewer 64 x 64 tiles than SMs with a long K, mma_half where a call needs extras the other two
@@ -69,6 +69,8 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(12399, 18, 89, "bfloat16", 132)[0] == "mma_half"  # ... even over half a wave
     assert heuristic.half_pick(1265, 56, 137, "float16", 132) == narrow  # no padding
     assert heuristic.half_pick(4096, 4096, 4096, "bfloat16", 132, tma=False)[0] == "mma_half"
+    assert heuristic.half_pick(1, 8192, 8192, "bfloat16", 132)[0] == "gemv_xb_half"  # a plain x·B
+    assert heuristic.half_pick(1, 8192, 8192, "bfloat16", 132, tma=False)[0] == "mma_half"
     for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
         assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")
     assert MMA.config_cls.SUPPORTED_DTYPES == ("float16", "bfloat16") and MMA.default_dtype == "float16"
@@ -107,7 +109,7 @@ def test_half_products_pass_every_check(dtype):
 
 def test_a_strategy_without_half_says_which_have_it():
     with pytest.raises(ValueError, match="naive computes float32, float64 only, got bfloat16; strategies for "
-                                         "bfloat16: mma_half"):
+                                         "bfloat16: .*mma_half"):
         tm.matmul(arr((5, 7), BF16), arr((7, 3), BF16), "naive")
     with pytest.raises(ValueError, match="mma_half computes float16, bfloat16 only, got float32"):
         tm.source("mma_half", dtype="float32")
@@ -246,7 +248,7 @@ def test_mma_half_compiles_for_sm90a_without_spills(cfg, dtype, extra):
 def test_auto_picks_a_half_rung(dtype):
     for shape in ((4096, 4096, 4096), (1, 4096, 4096), (3001, 2999, 3007), (7, 7, 7)):
         name, params = heuristic.recommend(*shape, dtype)
-        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k"}
+        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half"}
         tm.STRATEGIES[name].make_config(**params).validate(dtype=dtype)
     # a large output goes to wgmma_tma, ragged rows too (its launch pads them by a copy)
     assert heuristic.recommend(3001, 2999, 3007, dtype)[0] == "wgmma_tma"

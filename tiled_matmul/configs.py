@@ -660,7 +660,7 @@ class SkinnyConfig(SplitReduce, Config):
         want = (sms * self.occupancy(dt) + blocks // 2) // blocks
         cap = min(
             self.MAX_SPLITS,
-            self.MAX_WORKSPACE_BYTES // (outputs * dt.itemsize),
+            self.MAX_WORKSPACE_BYTES // (outputs * self.work_itemsize(dt)),
             self.streamed(M, N, K) // (self.WORKSPACE_SHARE * 2 * outputs),
             cdiv(K, self.tile_k),
         )
@@ -676,10 +676,10 @@ class SkinnyConfig(SplitReduce, Config):
         could need."""
         dt = as_dtype(dtype)
         if K is None:
-            splits = min(self.MAX_SPLITS, self.MAX_WORKSPACE_BYTES // max(1, M * N * dt.itemsize))
+            splits = min(self.MAX_SPLITS, self.MAX_WORKSPACE_BYTES // max(1, M * N * self.work_itemsize(dt)))
         else:
             splits = self.k_splits(M, N, K, device_limits(device).sm_count, dt)
-        return splits * M * N * dt.itemsize if splits > 1 else 0
+        return splits * M * N * self.work_itemsize(dt) if splits > 1 else 0
 
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
                stream: Any) -> None:

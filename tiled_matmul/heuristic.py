@@ -121,6 +121,18 @@ GEMV_KG_MIN_RUN = 256
 _AX = {1: dict(nt=1, rows=4, unroll=4), 2: dict(nt=2), 4: {}, 8: dict(nt=8, rows=4, unroll=1)}
 
 
+def _xb_params(table: dict, one_group: dict, M: int, N: int, K: int) -> dict[str, int]:
+    """gemv_xb's (or gemv_xb_half's) params from `table` by M rounded up to a power of two; the
+    `one_group` entry instead where the table's K groups would each get a short run while B alone
+    fills the GPU (M = 2 and 8 take no groups: nothing to fall back from)."""
+    rows = 1 << (M - 1).bit_length()
+    params = table[rows]
+    kg = params.get("kg", 1)
+    if kg > 1 and K < GEMV_KG_MIN_RUN * kg and N * K >= GEMV_MIN_STREAM:
+        params = one_group[rows]
+    return dict(params)
+
+
 def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     """The GEMV rung and params for a skinny shape, or None.
 
@@ -130,14 +142,7 @@ def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     True
     """
     if M <= GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
-        rows = 1 << (M - 1).bit_length()
-        params = _XB[rows]
-        # K groups need a long run each, or a B too small to fill the GPU with one group's blocks
-        # anyway (M = 2 and 8 take no groups: nothing to fall back from)
-        kg = params.get("kg", 1)
-        if kg > 1 and K < GEMV_KG_MIN_RUN * kg and N * K >= GEMV_MIN_STREAM:
-            params = _XB_ONE_GROUP[rows]
-        return "gemv_xb", dict(params)
+        return "gemv_xb", _xb_params(_XB, _XB_ONE_GROUP, M, N, K)
     if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         return "gemv_ax", dict(_AX[1 << (N - 1).bit_length()])
     return None
@@ -313,6 +318,34 @@ _HALF_TMA_NARROW = dict(bm=128, bn=128, stages=5)
 HALF_TMA_MIN_K = 256
 
 
+#: gemv_xb_half's params by M rounded up to a power of two (its K-group configs), and the rows of A
+#: it takes at most: on the H100 (scripts/variants_s14/probe_half_gemv.py, x cuBLAS, float16 and
+#: bfloat16) 1x8192x8192 0.98-0.99, 2x8192x8192 0.96, 1x4096x16384 1.02-1.05, 4x4096x4096
+#: 0.91-0.92, against mma_half_split_k's 0.89 / 0.86-0.88 / 0.92-0.93 / 0.75-0.77; at M = 8 it ran
+#: 0.73-0.77 against the split's 0.82-0.86
+_XB_HALF = {1: dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 2: dict(threads=512, mt=2, unroll=8, min_blocks=1, kg=32),
+            4: dict(threads=256, mt=4, unroll=8, min_blocks=1, kg=16)}
+HALF_GEMV_MAX = 4
+#: ... and with one K group where a group's run would be short (K < GEMV_KG_MIN_RUN * kg)
+_XB_HALF_ONE_GROUP = {1: dict(mt=1, unroll=8), 2: dict(mt=2, unroll=8), 4: {}}
+
+
+def _half_gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
+    """gemv_xb_half's pick for a plain 16-bit x·B (M <= HALF_GEMV_MAX, N > GEMV_MAX and a whole
+    number of 16-byte vectors: the element path's rows of B, one or two per step, ran 5x257x40000
+    8x slower than the split; B of at least GEMV_MIN_STREAM elements or K >= GEMV_MIN_K), else
+    None.
+
+    >>> _half_gemv(1, 8192, 8192)
+    ('gemv_xb_half', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
+    >>> _half_gemv(8192, 1, 8192) is None
+    True
+    """
+    if not (M <= HALF_GEMV_MAX and GEMV_MAX < N and N % 8 == 0 and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K)):
+        return None
+    return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
+
+
 def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
     """mma_half_split_k's params for a 16-bit C of fewer than `sms` 64 x 64 tiles: :func:`_split_tile`
     over its 128 x 128 and 64 x 64 tiles toward two blocks per SM (the GEMV-like shapes among them
@@ -335,7 +368,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
-    WgmmaTmaConfig.launch), unless C's rows need padding and K < HALF_TMA_MIN_K; else, for a plain
+    WgmmaTmaConfig.launch), unless C's rows need padding and K < HALF_TMA_MIN_K, and unless it is a
+    plain x·B that gemv_xb_half streams (:func:`_half_gemv`: first); else, for a plain
     product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, mma_half_split_k
     (:func:`_half_split`); else wgmma_tma on 128 x 128 tiles (the same exception); else mma_half
     (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave of them, else 64 x 64 tiles (more
@@ -351,14 +385,19 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
     >>> half_pick(12399, 18, 89, "float16", 132)   # rows to pad, a short K: the copies would cost more
     ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
-    >>> half_pick(8, 4096, 4096, "float16", 132)
+    >>> half_pick(16, 4096, 4096, "float16", 132)
     ('mma_half_split_k', {'split_k': 8})
+    >>> half_pick(4, 4096, 4096, "float16", 132)
+    ('gemv_xb_half', {'threads': 256, 'mt': 4, 'unroll': 8, 'min_blocks': 1, 'kg': 16})
     """
     from . import registry  # the registry imports the strategies, which import the config bases
 
     dt = as_dtype(dtype)
     tma_entry = registry.STRATEGIES.get("wgmma_tma")
     plain = tma  # the caller's word: a plain 2-D product (TMA rungs and the split rung take no extras)
+    gemv = _half_gemv(M, N, K) if plain and "gemv_xb_half" in registry.STRATEGIES else None
+    if gemv is not None:
+        return gemv
     tma = plain and tma_entry is not None and tma_entry.supports(dt) and not (N % 8 and K < HALF_TMA_MIN_K)
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         return "wgmma_tma", {}
