@@ -15,7 +15,8 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import numerics
 
-from .test_gpu_half import DTYPES, SHAPES, _compare, _host, _poisoned, check_nonfinite_like_cublas
+from .test_gpu_half import (DTYPES, SHAPES, _compare, _host, check_nonfinite_like_cublas,
+                            check_repeats_bit_identical)
 
 pytestmark = pytest.mark.gpu
 
@@ -45,19 +46,10 @@ def test_every_config(dtype, rng):
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_repeat_runs_are_bit_identical(dtype, rng):
-    import cupy as cp
-
-    dt = DTYPES[dtype]
     for params in ({}, dict(split_k=64), dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2, split_k=4)):
         k = tm.kernel(NAME, **params)
         for M, N, K in [(1, 4, 12791), (333, 277, 4097), (8, 4096, 4096)]:
-            a, b, _, _ = _host(M, N, K, dt, rng)
-            da, db = cp.asarray(a), cp.asarray(b)
-            c1 = k(da, db)
-            out = _poisoned((M, N), dt)
-            k(da, db, out=out)
-            bits = lambda x: x.view(np.uint16)  # noqa: E731
-            assert bool((bits(c1) == bits(out)).all()) and bool((bits(c1) == bits(k(da, db))).all()), (params, M, N, K)
+            check_repeats_bit_identical(k, M, N, K, dtype, rng)
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))

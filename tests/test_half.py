@@ -53,7 +53,8 @@ def test_half_dtypes_are_known_by_name_and_char():
 def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     half = [n for n, e in tm.STRATEGIES.items() if e.supports("float16") or e.supports("bfloat16")]
     assert "mma_half" in half
-    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half"}, \
+    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half",
+                                "gemv_ax_half"}, \
         "a half rung auto cannot pick: teach half_pick"
     # auto reaches each: wgmma_tma for a plain product, mma_half_split_k for a plain product of
     # fewer 64 x 64 tiles than SMs with a long K, mma_half where a call needs extras the other two
@@ -248,7 +249,8 @@ def test_mma_half_compiles_for_sm90a_without_spills(cfg, dtype, extra):
 def test_auto_picks_a_half_rung(dtype):
     for shape in ((4096, 4096, 4096), (1, 4096, 4096), (3001, 2999, 3007), (7, 7, 7)):
         name, params = heuristic.recommend(*shape, dtype)
-        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half"}
+        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half",
+                                "gemv_ax_half"}
         tm.STRATEGIES[name].make_config(**params).validate(dtype=dtype)
     # a large output goes to wgmma_tma, ragged rows too (its launch pads them by a copy)
     assert heuristic.recommend(3001, 2999, 3007, dtype)[0] == "wgmma_tma"

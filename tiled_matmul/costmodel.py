@@ -158,6 +158,7 @@ DEFAULT_EFFICIENCY: dict = {
     "gemv_xb": 0.8,
     "gemv_ax": 0.8,
     "gemv_xb_half": 0.8,
+    "gemv_ax_half": 0.8,
 }
 #: memory efficiency: the fraction of the DRAM and L2 bandwidths a rung's traffic reaches, by
 #: strategy. The GEMV rungs stream 2400-2780 GB/s (shape_suite.md, both dtypes) of 3350: medians
@@ -166,6 +167,7 @@ MEMORY_EFFICIENCY: dict[str, float] = {
     "gemv_xb": 0.80,
     "gemv_ax": 0.82,
     "gemv_xb_half": 0.80,
+    "gemv_ax_half": 0.82,
     # C-store-bound tiny-K shapes (8192x8192x1: 0.087 ms, 3100 GB/s written; medians 0.94)
     "register_blocked": 0.90,
     # float64 tiles, whose A and B reads the model finds bound by L2 (medians 0.86 over 15 rows)

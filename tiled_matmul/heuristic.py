@@ -328,22 +328,34 @@ _XB_HALF = {1: dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 2: dict(t
 HALF_GEMV_MAX = 4
 #: ... and with one K group where a group's run would be short (K < GEMV_KG_MIN_RUN * kg)
 _XB_HALF_ONE_GROUP = {1: dict(mt=1, unroll=8), 2: dict(mt=2, unroll=8), 4: {}}
+#: gemv_ax_half's params by N rounded up to a power of two (gemv_ax's _AX at the same bytes per load),
+#: and the columns of B it takes at most: on the H100 (scripts/variants_s14/probe_half_gemv.py, x
+#: cuBLAS, float16 and bfloat16) 8192x1x8192 1.06-1.07, 8192x2x8192 1.14, 4096x4x4096 0.97,
+#: 9296x1x5592 1.01-1.02, 100000x1x1000 1.18, against mma_half_split_k's 0.59 / 0.70 / 0.75-0.76 /
+#: 0.48-0.49 / 0.72; at N = 8, 8192x8x8192, it ran 0.42 against the split's 0.66-0.67
+_AX_HALF = {1: dict(nt=1, rows=4, unroll=2), 2: dict(nt=2), 4: {}}
+HALF_AX_MAX = 4
 
 
 def _half_gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     """gemv_xb_half's pick for a plain 16-bit x·B (M <= HALF_GEMV_MAX, N > GEMV_MAX and a whole
     number of 16-byte vectors: the element path's rows of B, one or two per step, ran 5x257x40000
-    8x slower than the split; B of at least GEMV_MIN_STREAM elements or K >= GEMV_MIN_K), else
-    None.
+    8x slower than the split; B of at least GEMV_MIN_STREAM elements or K >= GEMV_MIN_K);
+    gemv_ax_half's for a plain A·x (N <= HALF_AX_MAX, rows of A a whole number of 16-byte vectors,
+    A of at least GEMV_MIN_STREAM elements or K >= GEMV_MIN_K); else None.
 
     >>> _half_gemv(1, 8192, 8192)
     ('gemv_xb_half', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
-    >>> _half_gemv(8192, 1, 8192) is None
+    >>> _half_gemv(8192, 1, 8192)
+    ('gemv_ax_half', {'nt': 1, 'rows': 4, 'unroll': 2})
+    >>> _half_gemv(8192, 1, 8191) is None   # A's rows not 16-byte aligned
     True
     """
-    if not (M <= HALF_GEMV_MAX and GEMV_MAX < N and N % 8 == 0 and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K)):
-        return None
-    return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
+    if M <= HALF_GEMV_MAX and GEMV_MAX < N and N % 8 == 0 and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+        return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
+    if N <= HALF_AX_MAX and K % 8 == 0 and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+        return "gemv_ax_half", dict(_AX_HALF[1 << (N - 1).bit_length()])
+    return None
 
 
 def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
@@ -395,8 +407,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     dt = as_dtype(dtype)
     tma_entry = registry.STRATEGIES.get("wgmma_tma")
     plain = tma  # the caller's word: a plain 2-D product (TMA rungs and the split rung take no extras)
-    gemv = _half_gemv(M, N, K) if plain and "gemv_xb_half" in registry.STRATEGIES else None
-    if gemv is not None:
+    gemv = _half_gemv(M, N, K) if plain else None
+    if gemv is not None and gemv[0] in registry.STRATEGIES:
         return gemv
     tma = plain and tma_entry is not None and tma_entry.supports(dt) and not (N % 8 and K < HALF_TMA_MIN_K)
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:

@@ -1,5 +1,5 @@
-"""gemv_xb_half against what `auto` ran before it (mma_half_split_k, or wgmma_tma) and cuBLAS,
-float16/bfloat16 x·B shapes (M <= 8), with the % of a device copy's bandwidth for the bytes read
+"""gemv_xb_half and gemv_ax_half against what `auto` ran before them (mma_half_split_k) and cuBLAS,
+float16/bfloat16 x·B (M <= 8) and A·x (N <= 8) shapes, with the % of a device copy's bandwidth for the bytes read
 (fourteenth session). Checked, then CUDA events, L2 flushed, medians of 9 in 3 alternating rounds.
 
     PYTHONPATH=. python3 scripts/variants_s14/probe_half_gemv.py
@@ -18,7 +18,10 @@ from tiled_matmul.measure import cublas_row, make_inputs
 from tiled_matmul.timing import L2Flusher, time_fn
 
 SHAPES = [(1, 8192, 8192), (2, 8192, 8192), (8, 8192, 8192), (1, 4096, 16384), (4, 4096, 4096), (1, 91, 397),
-          (3, 1000, 200), (8, 12288, 4096), (1, 1000, 100000), (5, 257, 40000)]
+          (3, 1000, 200), (8, 12288, 4096), (1, 1000, 100000), (5, 257, 40000),
+          # A.x (gemv_ax_half)
+          (8192, 1, 8192), (8192, 2, 8192), (8192, 8, 8192), (4096, 4, 4096), (29, 1, 1816), (9296, 1, 5592),
+          (100000, 1, 1000), (8, 8, 4096)]
 
 
 def main() -> None:
