@@ -27,7 +27,7 @@ class GemvAxHalfConfig(GemvAxConfig):
     STRATEGY: ClassVar[str] = "gemv_ax_half"
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float16", "bfloat16")
     EXTRAS: ClassVar[frozenset[str]] = frozenset()
-    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ((False, False),)
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
 
     @property
     def tile_k(self) -> int:

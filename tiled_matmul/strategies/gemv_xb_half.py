@@ -27,7 +27,7 @@ class GemvXbHalfConfig(GemvXbConfig):
     STRATEGY: ClassVar[str] = "gemv_xb_half"
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float16", "bfloat16")
     EXTRAS: ClassVar[frozenset[str]] = frozenset()
-    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ((False, False),)
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
     COLS: ClassVar[int] = 8
     mt: int = 4
     unroll: int = 4  # gemv_xb's 8 rows of 8 values spilled (ptxas, 2 blocks of 256 threads per SM)
