@@ -2,10 +2,14 @@
 (with lanes and without), a batched epilogue through the reduce, results checked against a float64
 product. Prints "sanitize run done" last (scripts/gpu_sanitize.sh greps it).
 
-    compute-sanitizer --tool racecheck python3 scripts/sanitize_split.py
+    compute-sanitizer --tool racecheck python3 scripts/sanitize_split.py [NAME_PART]
+
+NAME_PART runs the cases whose strategy name contains it, alone (e.g. "half").
 """
 
 from __future__ import annotations
+
+import sys
 
 import cupy as cp
 import numpy as np
@@ -39,17 +43,35 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("dmma", dict(bm=64, bn=64, bk=8, wm=32, wn=32, stages=4, min_blocks=3), 130, 70, 17, "float64"),
     ("dmma_split_k", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, split_k=8), 100, 90, 3000,
      "float64"),
+    # the fourteenth session's half rungs (float16: bfloat16 differs in the conversions alone):
+    # mma_half_split_k unaligned (element loads) with empty slices and aligned on 128 x 128 tiles;
+    # gemv_xb_half with K groups' shared sums and a split, and ragged (element path); gemv_ax_half
+    # split, and with A's rows unaligned (element path)
+    ("mma_half_split_k", dict(split_k=64), 129, 127, 1000, "float16"),
+    ("mma_half_split_k", dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2, split_k=4), 256, 256, 4096, "float16"),
+    ("gemv_xb_half", dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 1, 1000, 65536, "float16"),
+    ("gemv_xb_half", {}, 3, 1003, 5001, "float16"),
+    ("gemv_ax_half", dict(nt=1, rows=4, unroll=2), 300, 1, 16384, "float16"),
+    ("gemv_ax_half", {}, 129, 3, 1001, "float16"),
 ]
 
 
 def main() -> None:
     gen = cp.random.default_rng(1)
+    only = sys.argv[1] if len(sys.argv) > 1 else ""  # a part of the strategy names to run alone
     for name, params, M, N, K, dtype in CASES:
-        a = gen.random((M, K), dtype=np.dtype(dtype)) * 2 - 1
-        b = gen.random((K, N), dtype=np.dtype(dtype)) * 2 - 1
+        if only not in name:
+            continue
+        draw = np.float32 if dtype == "float16" else np.dtype(dtype)  # cupy draws no float16
+        a = (gen.random((M, K), dtype=draw) * 2 - 1).astype(dtype)
+        b = (gen.random((K, N), dtype=draw) * 2 - 1).astype(dtype)
         c = tm.matmul(a, b, strategy=name, **params)
         assert tm.check(c, a, b).passed, name
         print(name, "ok", flush=True)
+    if only:
+        cp.cuda.Device().synchronize()
+        print("sanitize run done", flush=True)
+        return
     # the misaligned-operand kernel on column-major operands read in place (aᵀ, bᵀ), odd sizes
     for ta, tb in ((True, False), (False, True)):
         a = gen.random((1001, 300) if ta else (300, 1001), dtype=np.float64) * 2 - 1
