@@ -332,7 +332,10 @@ _XB_HALF_ONE_GROUP = {1: dict(mt=1, unroll=8), 2: dict(mt=2, unroll=8), 4: {}}
 #: and the columns of B it takes at most: on the H100 (scripts/variants_s14/probe_half_gemv.py, x
 #: cuBLAS, float16 and bfloat16) 8192x1x8192 1.06-1.07, 8192x2x8192 1.14, 4096x4x4096 0.97,
 #: 9296x1x5592 1.01-1.02, 100000x1x1000 1.18, against mma_half_split_k's 0.59 / 0.70 / 0.75-0.76 /
-#: 0.48-0.49 / 0.72; at N = 8, 8192x8x8192, it ran 0.42 against the split's 0.66-0.67
+#: 0.48-0.49 / 0.72; with rows of A not 16-byte aligned (the element path) 9298x1x5590 1.13-1.19 and
+#: 29x1x1810 1.04-1.11 against wgmma_tma's (A padded by a copy) 0.21 and the split's 0.47, and
+#: 8192x3x4099 0.92-0.94 against 0.67 (scripts/variants_s14/probe_half_edges.py, float16); at N = 8,
+#: 8192x8x8192, its tiles ran 0.36-0.50 against the split's 0.66-0.68, at N = 6 0.32-0.60 against 0.69
 _AX_HALF = {1: dict(nt=1, rows=4, unroll=2), 2: dict(nt=2), 4: {}}
 HALF_AX_MAX = 4
 
@@ -341,19 +344,19 @@ def _half_gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     """gemv_xb_half's pick for a plain 16-bit x·B (M <= HALF_GEMV_MAX, N > GEMV_MAX and a whole
     number of 16-byte vectors: the element path's rows of B, one or two per step, ran 5x257x40000
     8x slower than the split; B of at least GEMV_MIN_STREAM elements or K >= GEMV_MIN_K);
-    gemv_ax_half's for a plain A·x (N <= HALF_AX_MAX, rows of A a whole number of 16-byte vectors,
-    A of at least GEMV_MIN_STREAM elements or K >= GEMV_MIN_K); else None.
+    gemv_ax_half's for a plain A·x (N <= HALF_AX_MAX, A of at least GEMV_MIN_STREAM elements or
+    K >= GEMV_MIN_K; rows of A aligned or not); else None.
 
     >>> _half_gemv(1, 8192, 8192)
     ('gemv_xb_half', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
     >>> _half_gemv(8192, 1, 8192)
     ('gemv_ax_half', {'nt': 1, 'rows': 4, 'unroll': 2})
-    >>> _half_gemv(8192, 1, 8191) is None   # A's rows not 16-byte aligned
+    >>> _half_gemv(8192, 8, 8192) is None   # N over HALF_AX_MAX: the split
     True
     """
     if M <= HALF_GEMV_MAX and GEMV_MAX < N and N % 8 == 0 and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
-    if N <= HALF_AX_MAX and K % 8 == 0 and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+    if N <= HALF_AX_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         return "gemv_ax_half", dict(_AX_HALF[1 << (N - 1).bit_length()])
     return None
 
