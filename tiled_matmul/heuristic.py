@@ -24,8 +24,10 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   (3xTF32 on warpgroup tensor cores) from one wave of 128 x 128 tiles, with 128-, 112- or 96-row
   tiles, whichever leaves the least of the last wave idle (4096^3 1.41, 4097^3 1.33,
   3001x2999x3007 1.34 with 112 rows, measured with 4 stages, which spill since the range guard
-  and so are 3 now); 64 x 128 tiles from 3/4 of a wave of those (1024^3 1.43,
-  128x8192x8192 1.13), 64 x 64 tiles from one wave of those (16384x64x4096 1.24); below that,
+  and so are 3 now), or wgmma_tma_tf32 where TMA_TF32_AUTO lets it run, from TMA_TF32_MIN_WAVE
+  of that wave where M and N span more than two tiles; 64 x 128 tiles from 3/4 of a wave of those
+  where they fill their waves as well as 64 x 64 tiles do (1024^3 1.43, 128x8192x8192 1.13), 64 x 64
+  tiles from one wave of those (16384x64x4096 1.24); below that,
   for K >= 256 and min(M, N) > 8, wgmma_split_k: K slices (>= 256 deep, or K/4 >= 64 for a
   shorter K) on the 64 x 64, 64 x 128
   or 128 x 128 tile that keeps the most of the GPU busy on useful work (tiles x slices reaching
