@@ -254,8 +254,12 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     notes: list[str] = [layouts_note(cfg)]
     if not limits.is_real:
         notes.append(f"no GPU: device limits are the stand-in {limits.name}")
-    peak = peak_fp32_tflops(limits) if dt == "float32" else peak_half_tflops(limits) if dt.half else None
-    if dt.half:
+    half_simt = dt.half and costmodel.unit(cfg, dt) == "fp32"  # the half GEMV rungs: FP32 FMAs
+    peak = peak_fp32_tflops(limits) if dt == "float32" or half_simt else peak_half_tflops(limits) if dt.half else None
+    if half_simt:
+        notes.append(f"{dt} values are widened to float and multiplied on the FP32 units: peak is the FP32 rate "
+                     "(a memory-bound rung: its time is the operand it streams)")
+    elif dt.half:
         notes.append(f"{dt} multiplies on the tensor cores: peak is the dense 16-bit tensor-core rate "
                      "(SMs x FLOP per SM per clock x clock; 989.4 TFLOP/s on an H100 SXM); mma.sync reaches only "
                      "part of it on Hopper, whose full rate needs wgmma" if peak else

@@ -106,6 +106,9 @@ UNITS: dict[str, str] = {
     "wgmma_tma": "fp16_tc",
     "mma_half": "fp16_tc",
     "mma_half_split_k": "fp16_tc",
+    # the half GEMV rungs widen 16-bit values and multiply them with FP32 FMAs
+    "gemv_xb_half": "fp32",
+    "gemv_ax_half": "fp32",
 }
 
 #: compute efficiency: the fraction of its peak rate a rung's main loop reaches, by (strategy,
