@@ -85,7 +85,9 @@ def test_auto_takes_them_for_plain_skinny_products(dtype, rng):
     for M, N, K, name in [(1, 8192, 8192, "gemv_xb_half"), (2, 8192, 8192, "gemv_xb_half"),
                           (4, 8192, 8192, "gemv_xb_half"), (1, 96, 397, "gemv_xb_half"), (3, 1000, 200, "gemv_xb_half"),
                           (8192, 1, 8192, "gemv_ax_half"), (8192, 4, 8192, "gemv_ax_half"), (29, 1, 1810, "gemv_ax_half"),
-                          (8, 3, 4096, "gemv_ax_half")]:
+                          (8, 3, 4096, "gemv_ax_half"),
+                          # rows of B not 16-byte aligned (an LM head over 50257 columns): the element path
+                          (1, 50257, 4096, "gemv_xb_half"), (2, 4097, 1000, "gemv_xb_half")]:
         assert tm.kernel("auto").kernel_for(M, N, K, dtype).strategy.name == name, (M, N, K)
         a, b, ref, den = _host(M, N, K, dt, rng)
         c = tm.matmul(cp.asarray(a), cp.asarray(b))

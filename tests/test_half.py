@@ -72,6 +72,10 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(4096, 4096, 4096, "bfloat16", 132, tma=False)[0] == "mma_half"
     assert heuristic.half_pick(1, 8192, 8192, "bfloat16", 132)[0] == "gemv_xb_half"  # a plain x·B
     assert heuristic.half_pick(1, 8192, 8192, "bfloat16", 132, tma=False)[0] == "mma_half"
+    # skinny with the streamed operand's rows unaligned: never TMA's padding copy of it
+    assert heuristic.half_pick(1, 50257, 4096, "float16", 132) == ("gemv_xb_half", heuristic._XB_HALF_ELEM)
+    assert heuristic.half_pick(4, 50257, 4096, "float16", 132) == ("mma_half_split_k", {"split_k": 2})
+    assert heuristic.half_pick(9298, 6, 5590, "float16", 132)[0] == "mma_half_split_k"
     for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
         assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")
     assert MMA.config_cls.SUPPORTED_DTYPES == ("float16", "bfloat16") and MMA.default_dtype == "float16"

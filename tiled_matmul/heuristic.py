@@ -330,6 +330,13 @@ _XB_HALF = {1: dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 2: dict(t
 HALF_GEMV_MAX = 4
 #: ... and with one K group where a group's run would be short (K < GEMV_KG_MIN_RUN * kg)
 _XB_HALF_ONE_GROUP = {1: dict(mt=1, unroll=8), 2: dict(mt=2, unroll=8), 4: {}}
+#: gemv_xb_half's params where B's rows are not 16-byte aligned (its element path), for M <= 2: an LM
+#: head over 50257 columns, 1x50257x4096 float16, ran 1.06-1.07x cuBLAS on them (0.88-0.90 with
+#: mt=1), 2x50257x4096 0.84, 1x4097x4096 0.72 against the split's 0.53, where auto had padded B by a
+#: copy for wgmma_tma (0.18-0.23x); at M = 4 both GEMV tiles ran 0.50 against the split's 0.63
+#: (scripts/variants_s14/probe_lm_head.py, H100)
+_XB_HALF_ELEM = dict(threads=512, mt=2, unroll=8, min_blocks=1, kg=32)
+HALF_GEMV_ELEM_MAX = 2
 #: gemv_ax_half's params by N rounded up to a power of two (gemv_ax's _AX at the same bytes per load),
 #: and the columns of B it takes at most: on the H100 (scripts/variants_s14/probe_half_gemv.py, x
 #: cuBLAS, float16 and bfloat16) 8192x1x8192 1.06-1.07, 8192x2x8192 1.14, 4096x4x4096 0.97,
@@ -343,9 +350,10 @@ HALF_AX_MAX = 4
 
 
 def _half_gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
-    """gemv_xb_half's pick for a plain 16-bit x·B (M <= HALF_GEMV_MAX, N > GEMV_MAX and a whole
-    number of 16-byte vectors: the element path's rows of B, one or two per step, ran 5x257x40000
-    8x slower than the split; B of at least GEMV_MIN_STREAM elements or K >= GEMV_MIN_K);
+    """gemv_xb_half's pick for a plain 16-bit x·B (M <= HALF_GEMV_MAX, N > GEMV_MAX, B of at least
+    GEMV_MIN_STREAM elements or K >= GEMV_MIN_K; where B's rows are not 16-byte aligned, its element
+    path, for M <= HALF_GEMV_ELEM_MAX only: 5x257x40000 on the 8-row tile ran 8x slower than the
+    split);
     gemv_ax_half's for a plain A·x (N <= HALF_AX_MAX, A of at least GEMV_MIN_STREAM elements or
     K >= GEMV_MIN_K; rows of A aligned or not); else None.
 
@@ -356,8 +364,11 @@ def _half_gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     >>> _half_gemv(8192, 8, 8192) is None   # N over HALF_AX_MAX: the split
     True
     """
-    if M <= HALF_GEMV_MAX and GEMV_MAX < N and N % 8 == 0 and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
-        return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
+    if M <= HALF_GEMV_MAX and GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+        if N % 8 == 0:
+            return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
+        if M <= HALF_GEMV_ELEM_MAX:
+            return "gemv_xb_half", dict(_XB_HALF_ELEM)
     if N <= HALF_AX_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         return "gemv_ax_half", dict(_AX_HALF[1 << (N - 1).bit_length()])
     return None
@@ -386,7 +397,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
     WgmmaTmaConfig.launch), unless C's rows need padding and K < HALF_TMA_MIN_K, and unless it is a
-    plain x·B that gemv_xb_half streams (:func:`_half_gemv`: first); else, for a plain
+    plain x·B or A·x that the half GEMV rungs stream (:func:`_half_gemv`: first) or a skinny one
+    (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
+    (mma_half_split_k, next); else, for a plain
     product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, mma_half_split_k
     (:func:`_half_split`); else wgmma_tma on 128 x 128 tiles (the same exception); else mma_half
     (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave of them, else 64 x 64 tiles (more
@@ -415,10 +428,16 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     gemv = _half_gemv(M, N, K) if plain else None
     if gemv is not None and gemv[0] in registry.STRATEGIES:
         return gemv
+    split_entry = registry.STRATEGIES.get("mma_half_split_k")
+    if (plain and split_entry is not None and split_entry.supports(dt) and K >= HALF_TMA_MIN_K
+            and (M <= GEMV_MAX and N % 8 or N <= GEMV_MAX and K % 8)):
+        # a skinny product whose streamed operand TMA would need padded by a copy as large as the
+        # product's own traffic (4x50257x4096: wgmma_tma 0.18x cuBLAS, the split 0.63)
+        return "mma_half_split_k", (_half_split(M, N, K, sms) if cdiv(M, 64) * cdiv(N, 64) < sms
+                                    else {"split_k": 2})
     tma = plain and tma_entry is not None and tma_entry.supports(dt) and not (N % 8 and K < HALF_TMA_MIN_K)
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         return "wgmma_tma", {}
-    split_entry = registry.STRATEGIES.get("mma_half_split_k")
     if (plain and split_entry is not None and split_entry.supports(dt) and K >= HALF_SPLIT_MIN_K
             and cdiv(M, 64) * cdiv(N, 64) < sms):
         return "mma_half_split_k", _half_split(M, N, K, sms)
