@@ -1,0 +1,128 @@
+"""CPU checks of the fourteenth session's half rungs (mma_half_split_k, gemv_xb_half, gemv_ax_half)
+and of the hooks they add to shared templates: the float rungs' and mma_half's sources carry none
+of the new lines, the float32 workspace is sized and capped in bytes of float, the launches use it,
+and the steps and shared memory follow the 16-bit geometry. (Every config compiles without spills:
+tests/test_nvcc.py, over the registry.)"""
+
+from __future__ import annotations
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul.configs import EXTRA_FEATURES
+from tiled_matmul.device import H100_LIMITS
+from tiled_matmul.dtypes import FLOAT16, FLOAT32
+from tiled_matmul.epilogue import ExSpec
+from tiled_matmul.render import render
+
+HALF_RUNGS = ("mma_half_split_k", "gemv_xb_half", "gemv_ax_half")
+
+
+@pytest.mark.parametrize("name", ["mma_half", "gemv_xb", "gemv_ax"])
+def test_the_hooks_render_nothing_for_the_rungs_they_extend(name):
+    """The SPLIT_K and HALF hooks leave mma_half's, gemv_xb's and gemv_ax's sources without a line
+    of the split or half paths, with and without extras."""
+    entry = tm.STRATEGIES[name]
+    half = entry.supports("float16")
+    new_lines = ("k_begin", "SPLIT_K", "launch_dependents", "reduce_") if half else ("h2f", "put(", "widen(", "HSTEP", "braw")
+    for cfg in entry.configs:
+        for dt in entry.config_cls.SUPPORTED_DTYPES:
+            ct = "float" if dt != "float64" else "double"
+            for spec in (None, ExSpec(ct, batched=True, alpha=True, beta=True, bias=1, activation="gelu")):
+                src = render(entry, cfg, dt, spec)
+                for token in new_lines:
+                    assert token not in src, (name, cfg.tag(), dt, spec, token)
+
+
+@pytest.mark.parametrize("name", HALF_RUNGS)
+def test_plain_products_only(name):
+    entry = tm.STRATEGIES[name]
+    assert entry.config_cls.EXTRAS == frozenset() and entry.config_cls.LAYOUTS == ()
+    assert entry.config_cls.SUPPORTED_DTYPES == ("float16", "bfloat16")
+    for what in EXTRA_FEATURES:
+        with pytest.raises(ValueError, match=name):
+            spec = {"epilogue": ExSpec("float", alpha=True), "batch": ExSpec("float", batched=True),
+                    "layouts": ExSpec("float", a_col=True, ld=True), "out_dtype": ExSpec("float", out_ctype="float")}[what]
+            render(entry, entry.default, "float16", spec)
+
+
+@pytest.mark.parametrize("name", HALF_RUNGS)
+def test_the_workspace_holds_float32_partials(name):
+    cfg = tm.STRATEGIES[name].default
+    for dt in ("float16", "bfloat16"):
+        assert cfg.work_itemsize(tm.dtypes.as_dtype(dt)) == 4
+    M, N, K = {"mma_half_split_k": (100, 100, 8192), "gemv_xb_half": (1, 512, 100000),
+               "gemv_ax_half": (512, 1, 100000)}[name]
+    ws = cfg.workspace_bytes(M, N, "float16", K=K, device=H100_LIMITS) if name != "mma_half_split_k" \
+        else cfg.workspace_bytes(M, N, "float16")
+    assert ws > 0 and ws % (M * N * 4) == 0  # slices x M x N floats
+
+
+def test_split_workspace_cap_counts_float_bytes(monkeypatch):
+    cls = tm.STRATEGIES["mma_half_split_k"].config_cls
+    cfg = cls(split_k=8)
+    monkeypatch.setattr(cls, "WORKSPACE_CAP", 3 * 64 * 64 * 4)
+    assert cfg.slices(64, 64, "float16") == 3  # 4-byte partials: 3 fit, not the 6 of 2-byte ones
+    assert cfg.workspace_bytes(64, 64, "float16") == 3 * 64 * 64 * 4
+
+
+def test_gemv_split_cap_counts_float_bytes():
+    """The most workspace any K could need (K=None): MAX_WORKSPACE_BYTES of 4-byte partials, half
+    the slices 2-byte ones would get."""
+    cfg = tm.STRATEGIES["gemv_xb_half"].config_cls(mt=1, unroll=8)
+    outputs = 2**20  # 16 slices of 4 MiB of floats fill the 64 MiB cap
+    assert cfg.workspace_bytes(1, outputs, "float16") == 16 * outputs * 4 == cfg.MAX_WORKSPACE_BYTES
+    s = cfg.k_splits(1, 8, 2**20, 132, FLOAT16)  # a tiny output, a long K: split, every slice busy
+    assert 2 <= s <= cfg.MAX_SPLITS and cfg.k_slice(2**20, s) * (s - 1) < 2**20
+
+
+def test_sixteen_bit_geometry():
+    xb = tm.STRATEGIES["gemv_xb_half"].config_cls(threads=512, mt=1, unroll=8, min_blocks=1, kg=32)
+    assert xb.COLS == 8 and xb.tile_mn == (1, 16 * 8)  # 16 lanes of 8 columns
+    assert xb.smem_bytes("float16") == 512 * 8 * 4  # the K groups' float sums
+    assert xb.occupancy(FLOAT16) == 1 and tm.STRATEGIES["gemv_xb_half"].default.occupancy(FLOAT16) == 2
+    ax = tm.STRATEGIES["gemv_ax_half"].config_cls(nt=4, rows=2, unroll=2)
+    float_ax = tm.STRATEGIES["gemv_ax"].config_cls(nt=4, rows=2, unroll=2)
+    assert ax.tile_k == 2 * float_ax.tile_k  # 8 values per 16-byte load instead of 4
+    assert ax.pad(FLOAT16) == float_ax.pad(FLOAT32)  # B staged as floats
+    assert ax.smem_bytes("float16") == 2 * 4 * (ax.tile_k + ax.pad(FLOAT16)) * 4
+
+
+def test_the_reduce_rounds_float_partials_once():
+    for name in HALF_RUNGS:
+        entry = tm.STRATEGIES[name]
+        src = render(entry, entry.default, "bfloat16")
+        reduce = src[src.index("reduce_" + entry.name):]
+        assert "const float* __restrict__ W, tm_out_t* __restrict__ C" in reduce, name
+        assert "to_out(s[e])" in reduce and "float4 sum" in reduce, name
+        assert "cvt.rn.bf16.f32" in src, name
+
+
+def test_a_launch_allocates_float_partials(monkeypatch):
+    """mma_half_split_k's launch: the workspace is slices x M x N floats for a float16 kernel."""
+    import cupy
+
+    calls = []
+
+    class Ptr:
+        def __init__(self, ptr):
+            self.data = type("Mem", (), {"ptr": ptr})()
+            self.itemsize = 2
+
+    class Kernel:
+        device = None
+        dtype = FLOAT16
+        name = "tm_mma_half_split_k_f16_x"
+
+        def launcher(self, grid, a, b, c, m, n, k, flags, stream):
+            calls.append(("main", grid))
+
+        def reduce_launcher(self, symbol):
+            return lambda grid, w, c, m, n, flags, stream, *splits: calls.append(("reduce", symbol, splits))
+
+    monkeypatch.setattr(cupy.cuda, "alloc", lambda nbytes: calls.append(("alloc", nbytes)) or Ptr(0x9000).data)
+    monkeypatch.setattr("tiled_matmul.configs.device_limits", lambda device=None: H100_LIMITS)
+    cfg = tm.STRATEGIES["mma_half_split_k"].config_cls(split_k=16)
+    cfg.launch(Kernel(), Ptr(0x1000), Ptr(0x2000), Ptr(0x3000), 64, 64, 65536, 3, Ptr(0).data)
+    assert [c[0] for c in calls] == ["alloc", "main", "reduce"]
+    assert calls[0][1] == 16 * 64 * 64 * 4 and calls[1][1] == (1, 1, 16) and calls[2][2] == (16,)
