@@ -442,10 +442,10 @@ class SplitReduce:
         return {**super().template_constants(dt), "REDUCE_THREADS": self.REDUCE_THREADS}  # type: ignore[misc]
 
     def work_itemsize(self, dt: DType) -> int:
-        """Bytes of one workspace element for products of `dt`: the dtype's own (the slices'
-        partial products are of C's type), unless a subclass keeps them wider (mma_half_split_k:
-        float32 partials of 16-bit products)."""
-        return dt.itemsize
+        """Bytes of one workspace element for products of `dt`: its accumulation type's (the
+        slices' partial products are the kernel's sums: float32 for float32 and the 16-bit types,
+        float64 for float64)."""
+        return dt.acc.itemsize
 
     def _work_isz(self, kernel: Any, C: Any) -> int:
         """work_itemsize for the kernel's dtype (C's element size for a kernel without one)."""
@@ -639,10 +639,11 @@ class SkinnyConfig(SplitReduce, Config):
         return (self.output_blocks(M, N), 1, 1)
 
     def occupancy(self, dt: DType) -> int:
-        """Blocks per SM promised to ptxas (``__launch_bounds__``): min_blocks for float32; for
-        float64, whose values take twice the registers, half of it (at least 1)."""
+        """Blocks per SM promised to ptxas (``__launch_bounds__``): min_blocks where the kernel
+        computes in float (float32, and the 16-bit types, widened as loaded); for float64, whose
+        values take twice the registers, half of it (at least 1)."""
         mb = self.min_blocks  # type: ignore[attr-defined]
-        return mb if dt.itemsize == 4 else max(1, mb // 2)
+        return mb if dt.acc.itemsize == 4 else max(1, mb // 2)
 
     def k_splits(self, M: int, N: int, K: int, sms: int, dtype: Any = FLOAT32) -> int:
         """How many slices of K one launch uses, for a GPU of `sms` SMs (a pure function).

@@ -34,14 +34,6 @@ class GemvAxHalfConfig(GemvAxConfig):
         """Elements of K per step: unroll 16-byte vectors of 8 values per lane."""
         return 256 * self.unroll
 
-    def work_itemsize(self, dt: DType) -> int:
-        """float32 partial products: 4 bytes whatever the 16-bit input type."""
-        return 4
-
-    def occupancy(self, dt: DType) -> int:
-        """min_blocks: the values are floats once loaded, so a block needs float32's registers."""
-        return self.min_blocks
-
     def pad(self, dt: DType) -> int:
         """float32's padding: B is staged as floats."""
         return super().pad(FLOAT32)

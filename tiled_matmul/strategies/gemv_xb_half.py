@@ -32,14 +32,6 @@ class GemvXbHalfConfig(GemvXbConfig):
     mt: int = 4
     unroll: int = 4  # gemv_xb's 8 rows of 8 values spilled (ptxas, 2 blocks of 256 threads per SM)
 
-    def work_itemsize(self, dt: DType) -> int:
-        """float32 partial products: 4 bytes whatever the 16-bit input type."""
-        return 4
-
-    def occupancy(self, dt: DType) -> int:
-        """min_blocks: the values are floats once loaded, so a block needs float32's registers."""
-        return self.min_blocks
-
     def registers(self, dt: DType) -> int:
         """About: the mt·COLS float sums, a step's unroll 16-byte vectors of B (4 registers each) and
         the mt values of A widened per row, plus addresses and indices."""

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..configs import CappedSplitK
-from ..dtypes import DType
 from ..strategy import Strategy
 from .mma_half import MmaHalfConfig
 
@@ -41,13 +40,6 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
     group_m: int = 8
     min_blocks: int = 3
     split_k: int = 8
-
-    def work_itemsize(self, dt: DType) -> int:
-        """float32 partial products: 4 bytes whatever the 16-bit input type."""
-        return 4
-
-    def template_constants(self, dt: DType) -> dict[str, int]:
-        return {**super().template_constants(dt), **MmaHalfConfig.template_constants(self, dt)}
 
 
 STRATEGY = Strategy.of(
