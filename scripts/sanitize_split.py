@@ -53,6 +53,12 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("gemv_xb_half", {}, 3, 1003, 5001, "float16"),
     ("gemv_ax_half", dict(nt=1, rows=4, unroll=2), 300, 1, 16384, "float16"),
     ("gemv_ax_half", {}, 129, 3, 1001, "float16"),
+    # the fifteenth session's gemv_ax_mma: split (float partials, the reduce), ragged rows and
+    # column chunks on each load path of A (16-byte, 4-byte, 2-byte rows)
+    ("gemv_ax_mma", {}, 64, 8, 65536, "float16"),
+    ("gemv_ax_mma", {}, 1000, 17, 1000, "float16"),
+    ("gemv_ax_mma", dict(kg=4, min_blocks=4), 129, 5, 1002, "bfloat16"),
+    ("gemv_ax_mma", dict(rt=1, kg=16, unroll=2, min_blocks=1), 33, 3, 5001, "float16"),
 ]
 
 

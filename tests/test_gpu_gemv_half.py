@@ -10,14 +10,13 @@ the reduce), and round once.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import numerics
 from tiled_matmul.device import device_limits
 
-from .test_gpu_half import DTYPES, _compare, _host, check_nonfinite_like_cublas, check_repeats_bit_identical
+from .test_gpu_half import DTYPES, _compare, check_auto_picks, check_float32_out, check_nonfinite_like_cublas, \
+    check_repeats_bit_identical
 
 pytestmark = pytest.mark.gpu
 
@@ -79,22 +78,11 @@ def test_nan_inf_and_overflow_propagate_like_cublas(name, dtype, rng):
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_auto_takes_them_for_plain_skinny_products(dtype, rng):
-    import cupy as cp
-
-    dt = DTYPES[dtype]
-    for M, N, K, name in [(1, 8192, 8192, "gemv_xb_half"), (2, 8192, 8192, "gemv_xb_half"),
-                          (4, 8192, 8192, "gemv_xb_half"), (1, 96, 397, "gemv_xb_half"), (3, 1000, 200, "gemv_xb_half"),
-                          (8192, 1, 8192, "gemv_ax_half"), (8192, 4, 8192, "gemv_ax_half"), (29, 1, 1810, "gemv_ax_half"),
-                          (8, 3, 4096, "gemv_ax_half"),
-                          # rows of B not 16-byte aligned (an LM head over 50257 columns): the element path
-                          (1, 50257, 4096, "gemv_xb_half"), (2, 4097, 1000, "gemv_xb_half")]:
-        assert tm.kernel("auto").kernel_for(M, N, K, dtype).strategy.name == name, (M, N, K)
-        a, b, ref, den = _host(M, N, K, dt, rng)
-        c = tm.matmul(cp.asarray(a), cp.asarray(b))
-        err = numerics.componentwise_error(cp.asnumpy(c), a, b, ref, den, numerics.UNDERFLOW_FLOOR[str(c.dtype)])
-        assert c.dtype == dt and err <= numerics.half_bound(dtype, K), (M, N, K, err)
+    check_auto_picks(dtype, [(1, 8192, 8192, "gemv_xb_half"), (2, 8192, 8192, "gemv_xb_half"),
+                             (4, 8192, 8192, "gemv_xb_half"), (1, 96, 397, "gemv_xb_half"), (3, 1000, 200, "gemv_xb_half"),
+                             (8192, 1, 8192, "gemv_ax_half"), (8192, 2, 8192, "gemv_ax_half"), (29, 1, 1810, "gemv_ax_half"),
+                             (8, 2, 4096, "gemv_ax_half"),
+                             # rows of B not 16-byte aligned (an LM head over 50257 columns): the element path
+                             (1, 50257, 4096, "gemv_xb_half"), (2, 4097, 1000, "gemv_xb_half")], rng)
     # a float32 C is not for them: auto gives the call to a tensor-core rung
-    a, b, ref, den = _host(2, 4096, 4096, dt, rng)
-    c32 = tm.matmul(cp.asarray(a), cp.asarray(b), out_dtype=np.float32)
-    err = numerics.componentwise_error(cp.asnumpy(c32), a, b, ref, den, numerics.UNDERFLOW_FLOOR["float32"])
-    assert err <= numerics.half_bound(dtype, 4096, np.float32), err
+    check_float32_out(dtype, 2, 4096, 4096, rng)

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import numerics
+from tiled_matmul import heuristic, numerics
 
 pytestmark = pytest.mark.gpu
 
@@ -112,8 +112,7 @@ def test_auto_runs_half_products(dtype, rng):
         c = tm.matmul(cp.asarray(a), cp.asarray(b))  # the fast path: plain 2-D cupy arrays
         assert c.dtype == dt and c.shape == (M, N)
         assert _comp(c, a, b, ref, den) <= numerics.half_bound(dtype, K), (M, N, K)
-        assert tm.kernel("auto").kernel_for(M, N, K, dtype).strategy.name in {*HALF, "wgmma_tma", "mma_half_split_k",
-                                                                                "gemv_xb_half", "gemv_ax_half"}
+        assert tm.kernel("auto").kernel_for(M, N, K, dtype).strategy.name in heuristic.HALF_PICKS
     report = tm.check(c, cp.asarray(a), cp.asarray(b))
     print(report)
     assert report.passed and report.comp_err <= report.comp_bound, report
@@ -159,6 +158,33 @@ def _scatter(a, b, rng):
         flat[idx[1::4]] = np.inf
         flat[idx[2::4]] = -np.inf
         flat[idx[3::4]] = 0
+
+
+def check_auto_picks(dtype, cases, rng):
+    """For each (M, N, K, name) of `cases`: `auto` picks rung `name`, and tm.matmul's result in the
+    inputs' dtype is within numerics.half_bound of the exact product."""
+    import cupy as cp
+
+    dt = DTYPES[dtype]
+    for M, N, K, name in cases:
+        assert tm.kernel("auto").kernel_for(M, N, K, dtype).strategy.name == name, (M, N, K)
+        a, b, ref, den = _host(M, N, K, dt, rng)
+        c = tm.matmul(cp.asarray(a), cp.asarray(b))
+        err = numerics.componentwise_error(cp.asnumpy(c), a, b, ref, den, numerics.UNDERFLOW_FLOOR[str(c.dtype)])
+        assert c.dtype == dt and err <= numerics.half_bound(dtype, K), (M, N, K, err)
+
+
+def check_float32_out(dtype, M, N, K, rng):
+    """tm.matmul with a float32 C (an extra the plain-only rungs lack: auto gives the call to a
+    tensor-core tile rung) is within the float32-output bound; returns the device operands."""
+    import cupy as cp
+
+    a, b, ref, den = _host(M, N, K, DTYPES[dtype], rng)
+    da, db = cp.asarray(a), cp.asarray(b)
+    c32 = tm.matmul(da, db, out_dtype=np.float32)
+    err = numerics.componentwise_error(cp.asnumpy(c32), a, b, ref, den, numerics.UNDERFLOW_FLOOR["float32"])
+    assert c32.dtype == np.float32 and err <= numerics.half_bound(dtype, K, np.float32), err
+    return da, db
 
 
 def check_repeats_bit_identical(k, M, N, K, dtype, rng):

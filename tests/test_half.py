@@ -53,9 +53,7 @@ def test_half_dtypes_are_known_by_name_and_char():
 def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     half = [n for n, e in tm.STRATEGIES.items() if e.supports("float16") or e.supports("bfloat16")]
     assert "mma_half" in half
-    assert set(half) <= {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half",
-                                "gemv_ax_half"}, \
-        "a half rung auto cannot pick: teach half_pick"
+    assert set(half) <= set(heuristic.HALF_PICKS), "a half rung auto cannot pick: teach half_pick"
     # auto reaches each: wgmma_tma for a plain product, mma_half_split_k for a plain product of
     # fewer 64 x 64 tiles than SMs with a long K, mma_half where a call needs extras the other two
     # lack, or C's rows need padding and K is short (the copies would be the time)
@@ -75,7 +73,13 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     # skinny with the streamed operand's rows unaligned: never TMA's padding copy of it
     assert heuristic.half_pick(1, 50257, 4096, "float16", 132) == ("gemv_xb_half", heuristic._XB_HALF_ELEM)
     assert heuristic.half_pick(4, 50257, 4096, "float16", 132) == ("mma_half_split_k", {"split_k": 2})
-    assert heuristic.half_pick(9298, 6, 5590, "float16", 132)[0] == "mma_half_split_k"
+    assert heuristic.half_pick(9298, 6, 5590, "float16", 132)[0] == "gemv_ax_mma"  # its element path
+    assert heuristic.half_pick(4, 9298, 5590, "float16", 132)[0] == "mma_half_split_k"
+    # A·x: the widen-and-FFMA rung for one or two columns, the tensor-core one from HALF_AX_MMA_MIN to 8
+    assert heuristic.half_pick(8192, 2, 8192, "float16", 132)[0] == "gemv_ax_half"
+    assert heuristic.half_pick(8192, 8, 8192, "bfloat16", 132) == ("gemv_ax_mma", {})
+    assert heuristic.half_pick(8192, 3, 1000, "bfloat16", 132) == ("gemv_ax_mma", heuristic._AX_MMA_NARROW)
+    assert heuristic.half_pick(8192, 8, 8192, "bfloat16", 132, tma=False)[0] == "mma_half"
     for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
         assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")
     assert MMA.config_cls.SUPPORTED_DTYPES == ("float16", "bfloat16") and MMA.default_dtype == "float16"
@@ -253,8 +257,7 @@ def test_mma_half_compiles_for_sm90a_without_spills(cfg, dtype, extra):
 def test_auto_picks_a_half_rung(dtype):
     for shape in ((4096, 4096, 4096), (1, 4096, 4096), (3001, 2999, 3007), (7, 7, 7)):
         name, params = heuristic.recommend(*shape, dtype)
-        assert name in {*heuristic.HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half",
-                                "gemv_ax_half"}
+        assert name in heuristic.HALF_PICKS
         tm.STRATEGIES[name].make_config(**params).validate(dtype=dtype)
     # a large output goes to wgmma_tma, ragged rows too (its launch pads them by a copy)
     assert heuristic.recommend(3001, 2999, 3007, dtype)[0] == "wgmma_tma"

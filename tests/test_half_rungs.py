@@ -1,5 +1,5 @@
-"""CPU checks of the fourteenth session's half rungs (mma_half_split_k, gemv_xb_half, gemv_ax_half)
-and of the hooks they add to shared templates: the float rungs' and mma_half's sources carry none
+"""CPU checks of the half rungs of the fourteenth session (mma_half_split_k, gemv_xb_half,
+gemv_ax_half) and the fifteenth (gemv_ax_mma), and of the hooks the first three add to shared templates: the float rungs' and mma_half's sources carry none
 of the new lines, the float32 workspace is sized and capped in bytes of float, the launches use it,
 and the steps and shared memory follow the 16-bit geometry. (Every config compiles without spills:
 tests/test_nvcc.py, over the registry.)"""
@@ -15,7 +15,7 @@ from tiled_matmul.dtypes import FLOAT16, FLOAT32
 from tiled_matmul.epilogue import ExSpec
 from tiled_matmul.render import render
 
-HALF_RUNGS = ("mma_half_split_k", "gemv_xb_half", "gemv_ax_half")
+HALF_RUNGS = ("mma_half_split_k", "gemv_xb_half", "gemv_ax_half", "gemv_ax_mma")
 
 
 @pytest.mark.parametrize("name", ["mma_half", "gemv_xb", "gemv_ax"])
@@ -52,7 +52,7 @@ def test_the_workspace_holds_float32_partials(name):
     for dt in ("float16", "bfloat16"):
         assert cfg.work_itemsize(tm.dtypes.as_dtype(dt)) == 4
     M, N, K = {"mma_half_split_k": (100, 100, 8192), "gemv_xb_half": (1, 512, 100000),
-               "gemv_ax_half": (512, 1, 100000)}[name]
+               "gemv_ax_half": (512, 1, 100000), "gemv_ax_mma": (512, 8, 100000)}[name]
     ws = cfg.workspace_bytes(M, N, "float16", K=K, device=H100_LIMITS) if name != "mma_half_split_k" \
         else cfg.workspace_bytes(M, N, "float16")
     assert ws > 0 and ws % (M * N * 4) == 0  # slices x M x N floats
@@ -86,6 +86,28 @@ def test_sixteen_bit_geometry():
     assert ax.tile_k == 2 * float_ax.tile_k  # 8 values per 16-byte load instead of 4
     assert ax.pad(FLOAT16) == float_ax.pad(FLOAT32)  # B staged as floats
     assert ax.smem_bytes("float16") == 2 * 4 * (ax.tile_k + ax.pad(FLOAT16)) * 4
+
+
+def test_gemv_ax_mma_geometry():
+    """16 rows per m16 tile, 8 columns per chunk (the MMA's n8), 32-deep chunks per warp and step,
+    one warp per K group; shared memory: the warps' float sums and each warp's 32 rows of B."""
+    cls = tm.STRATEGIES["gemv_ax_mma"].config_cls
+    for rt, kg, unroll in [(2, 8, 2), (1, 16, 2), (2, 4, 1)]:
+        cfg = cls(rt=rt, kg=kg, unroll=unroll)
+        assert cfg.threads == 32 * kg and cfg.block() == (32 * kg, 1, 1)
+        assert cfg.tile_mn == (16 * rt, 8) and cfg.tile_k == 32 * kg * unroll
+        assert cfg.output_blocks(1000, 17) == -(-1000 // (16 * rt)) * 3  # three chunks of 8 columns
+        assert cfg.streamed(1000, 17, 500) == 3 * 1000 * 500  # A once per chunk
+        assert cfg.smem_bytes("float16") == kg * rt * 4 * 32 * 4 + kg * 32 * 16
+    src = render(tm.STRATEGIES["gemv_ax_mma"], cls(rt=1, kg=16), "float16")
+    assert "float red[KG][RT][4][32]" in src and "uint4 bsm[KG][32]" in src  # what smem_bytes counts
+
+
+@pytest.mark.parametrize("dtype,ptx,other", [("float16", "f16", "bf16"), ("bfloat16", "bf16", "f16")])
+def test_gemv_ax_mma_takes_the_mma_and_rounding_of_its_dtype(dtype, ptx, other):
+    src = render(tm.STRATEGIES["gemv_ax_mma"], tm.STRATEGIES["gemv_ax_mma"].default, dtype)
+    assert f"m16n8k16.row.col.f32.{ptx}.{ptx}.f32" in src and f"cvt.rn.{ptx}.f32" in src
+    assert f".{other}.{other}.f32" not in src and f"cvt.rn.{other}.f32" not in src
 
 
 def test_the_reduce_rounds_float_partials_once():

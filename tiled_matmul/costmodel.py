@@ -109,6 +109,8 @@ UNITS: dict[str, str] = {
     # the half GEMV rungs widen 16-bit values and multiply them with FP32 FMAs
     "gemv_xb_half": "fp32",
     "gemv_ax_half": "fp32",
+    # the tensor-core A·x takes its products on the 16-bit tensor cores
+    "gemv_ax_mma": "fp16_tc",
 }
 
 #: compute efficiency: the fraction of its peak rate a rung's main loop reaches, by (strategy,
@@ -162,6 +164,7 @@ DEFAULT_EFFICIENCY: dict = {
     "gemv_ax": 0.8,
     "gemv_xb_half": 0.8,
     "gemv_ax_half": 0.8,
+    "gemv_ax_mma": 0.8,
 }
 #: memory efficiency: the fraction of the DRAM and L2 bandwidths a rung's traffic reaches, by
 #: strategy. The GEMV rungs stream 2400-2780 GB/s (shape_suite.md, both dtypes) of 3350: medians
@@ -171,6 +174,8 @@ MEMORY_EFFICIENCY: dict[str, float] = {
     "gemv_ax": 0.82,
     "gemv_xb_half": 0.80,
     "gemv_ax_half": 0.82,
+    # gemv_ax_mma: 2130-2240 GB/s at 8192x{5,8}x8192 (scripts/variants_s15/probe_ax_mma.py) of 3350
+    "gemv_ax_mma": 0.66,
     # C-store-bound tiny-K shapes (8192x8192x1: 0.087 ms, 3100 GB/s written; medians 0.94)
     "register_blocked": 0.90,
     # float64 tiles, whose A and B reads the model finds bound by L2 (medians 0.86 over 15 rows)

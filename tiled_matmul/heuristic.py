@@ -299,6 +299,8 @@ def _tensor_cores_only(M: int, N: int, K: int, sms: int, wgmma: bool) -> tuple[s
 #: the cp.async rung `auto` runs for float16 and bfloat16 wherever wgmma_tma cannot (rows that
 #: are not 16-byte multiples, batches, fused epilogues, other layouts, float32 output)
 HALF_STRATEGIES = ("mma_half",)
+#: every rung half_pick returns: HALF_STRATEGIES, the TMA rung, the split and the GEMV rungs
+HALF_PICKS = (*HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half", "gemv_ax_half", "gemv_ax_mma")
 #: mma_half's tile below one wave of 128 x 128 tiles: 64 x 64, 3 blocks per SM
 _HALF_SMALL = dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3)
 #: mma_half_split_k's tiles, the bigger first (:func:`_split_tile`)
@@ -347,21 +349,62 @@ HALF_GEMV_ELEM_MAX = 2
 #: 8192x8x8192, its tiles ran 0.36-0.50 against the split's 0.66-0.68, at N = 6 0.32-0.60 against 0.69
 _AX_HALF = {1: dict(nt=1, rows=4, unroll=2), 2: dict(nt=2), 4: {}}
 HALF_AX_MAX = 4
+#: gemv_ax_mma (the tensor-core A·x) from this many columns of B to GEMV_MAX, where gemv_ax_half's
+#: FFMAs (NT per value of A) lose: on the H100 (scripts/variants_s15/probe_ax_cols.py, x cuBLAS,
+#: float16; bfloat16 alike) 8192x3x8192 1.24 against gemv_ax_half's 1.02, 8192x4x8192 0.99 against
+#: 0.80, 4096x4x4096 1.21 against 1.01, 100000x4x1000 1.29 against 0.96; at N = 1, 2 gemv_ax_half
+#: stays ahead (8192x1x8192 1.07 against 0.92, 8192x2x8192 1.18 against 1.10). Over the split,
+#: which took N = 5..8 before: 8192x8x8192 0.99-1.00 against 0.66-0.68, 8192x5x8192 1.5-2.0 against
+#: 0.91-1.21, 9298x6x5590 (rows of A not 16-byte aligned) 1.03 against 0.38
+HALF_AX_MMA_MIN = 3
+#: ... its default tile (32 rows, 8 warps along K, 2 blocks per SM), or 16 rows in 8 warps at 3
+#: blocks per SM where K is short (100000x8x1000 1.10 against 0.91, 12399x6x890 0.95 against 0.85)
+#: or the default's blocks would share the SMs unevenly (a last round of blocks under
+#: AX_MMA_MIN_BALANCE full: 9298x6x5590's 291 blocks are 2.2 per SM, 1.03 against 0.89)
+_AX_MMA_NARROW = dict(rt=1, min_blocks=3)
+AX_MMA_SHORT_K = 2048
+AX_MMA_MIN_BALANCE = 0.8
 
 
-def _half_gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
+def _ax_mma_params(M: int, N: int, K: int, sms: int) -> dict[str, int]:
+    """gemv_ax_mma's params for a 16-bit A·x of 3 to 8 columns (:data:`_AX_MMA_NARROW` or its
+    default: see there), as the differences from its default config.
+
+    >>> _ax_mma_params(8192, 8, 8192, 132)     # 256 blocks: 1.94 per SM
+    {}
+    >>> _ax_mma_params(9298, 6, 5590, 132)     # 291 blocks: 2.2 per SM
+    {'rt': 1, 'min_blocks': 3}
+    >>> _ax_mma_params(100000, 8, 1000, 132)   # a short K
+    {'rt': 1, 'min_blocks': 3}
+    """
+    from .strategies.gemv_ax_mma import GemvAxMmaConfig
+
+    if K <= AX_MMA_SHORT_K:
+        return dict(_AX_MMA_NARROW)
+    cfg = GemvAxMmaConfig()
+    blocks = cfg.output_blocks(M, N) * cfg.k_splits(M, N, K, sms, "float16")
+    balance = blocks / (sms * cdiv(blocks, sms))  # blocks per SM over the rounds the busiest SM runs
+    return dict(_AX_MMA_NARROW) if balance < AX_MMA_MIN_BALANCE else {}
+
+
+def _half_gemv(M: int, N: int, K: int, sms: int = 132) -> "tuple[str, dict[str, int]] | None":
     """gemv_xb_half's pick for a plain 16-bit x·B (M <= HALF_GEMV_MAX, N > GEMV_MAX, B of at least
     GEMV_MIN_STREAM elements or K >= GEMV_MIN_K; where B's rows are not 16-byte aligned, its element
     path, for M <= HALF_GEMV_ELEM_MAX only: 5x257x40000 on the 8-row tile ran 8x slower than the
     split);
-    gemv_ax_half's for a plain A·x (N <= HALF_AX_MAX, A of at least GEMV_MIN_STREAM elements or
-    K >= GEMV_MIN_K; rows of A aligned or not); else None.
+    gemv_ax_half's for a plain A·x (N < HALF_AX_MMA_MIN, A of at least GEMV_MIN_STREAM elements or
+    K >= GEMV_MIN_K; rows of A aligned or not), gemv_ax_mma's from N = HALF_AX_MMA_MIN to GEMV_MAX
+    (the same size rule; :func:`_ax_mma_params` for a GPU of `sms` SMs); else None.
 
     >>> _half_gemv(1, 8192, 8192)
     ('gemv_xb_half', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
     >>> _half_gemv(8192, 1, 8192)
     ('gemv_ax_half', {'nt': 1, 'rows': 4, 'unroll': 2})
-    >>> _half_gemv(8192, 8, 8192) is None   # N over HALF_AX_MAX: the split
+    >>> _half_gemv(8192, 8, 8192)
+    ('gemv_ax_mma', {})
+    >>> _half_gemv(9298, 6, 5590)   # rows of A not 16-byte aligned: the same rung, its element paths
+    ('gemv_ax_mma', {'rt': 1, 'min_blocks': 3})
+    >>> _half_gemv(8192, 16, 8192) is None   # N over GEMV_MAX
     True
     """
     if M <= HALF_GEMV_MAX and GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
@@ -369,8 +412,11 @@ def _half_gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
             return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
         if M <= HALF_GEMV_ELEM_MAX:
             return "gemv_xb_half", dict(_XB_HALF_ELEM)
-    if N <= HALF_AX_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
-        return "gemv_ax_half", dict(_AX_HALF[1 << (N - 1).bit_length()])
+    if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+        if N >= HALF_AX_MMA_MIN:
+            return "gemv_ax_mma", _ax_mma_params(M, N, K, sms)
+        if N <= HALF_AX_MAX:
+            return "gemv_ax_half", dict(_AX_HALF[1 << (N - 1).bit_length()])
     return None
 
 
@@ -425,7 +471,7 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     dt = as_dtype(dtype)
     tma_entry = registry.STRATEGIES.get("wgmma_tma")
     plain = tma  # the caller's word: a plain 2-D product (TMA rungs and the split rung take no extras)
-    gemv = _half_gemv(M, N, K) if plain else None
+    gemv = _half_gemv(M, N, K, sms) if plain else None
     if gemv is not None and gemv[0] in registry.STRATEGIES:
         return gemv
     split_entry = registry.STRATEGIES.get("mma_half_split_k")
