@@ -3,7 +3,7 @@ FFMA) against gemv_ax_mma's configs (tensor cores) and cuBLAS, N = 1..8, rows of
 Each candidate is checked (tm.check) then timed (probe_small.compare: CUDA events, L2 flushed,
 medians of 9, 3 alternating rounds with cuBLAS).
 
-    PYTHONPATH=. python3 scripts/variants_s15/probe_ax_cols.py [elem]
+    PYTHONPATH=. python3 scripts/variants_s15/probe_ax_cols.py [elem | quick]
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ sys.path.insert(0, "scripts/variants_s14")
 from probe_small import compare  # noqa: E402
 
 
+QUICK = [(8192, 8, 8192), (8192, 4, 8192), (4096, 6, 4096), (100000, 8, 1000), (9298, 6, 5590), (8192, 8, 8191)]
 ELEM = [(9298, 3, 5590), (9298, 6, 5590), (9298, 8, 5590), (12399, 6, 890), (1000, 7, 1000), (4096, 6, 4098),
         (4096, 6, 4099), (8192, 8, 8190), (8192, 8, 8191)]
 
@@ -25,6 +26,10 @@ ELEM = [(9298, 3, 5590), (9298, 6, 5590), (9298, 8, 5590), (12399, 6, 890), (100
 def main() -> None:
     flush = L2Flusher()
     mma = [("gemv_ax_mma", c.params()) for c in tm.STRATEGIES["gemv_ax_mma"].search_space]
+    if sys.argv[1:] == ["quick"]:  # a few of both paths, float16
+        for M, N, K in QUICK:
+            compare("float16", M, N, K, mma, flush)
+        return
     if sys.argv[1:] == ["elem"]:  # rows of A not 16-byte aligned (and 1000x7x1000's small A)
         for M, N, K in ELEM:
             compare("float16", M, N, K, [("auto", {})] + mma, flush)
