@@ -16,8 +16,8 @@ class GemvAxMmaConfig(SkinnyConfig):
     per chunk), where reading A is the cost, on the tensor cores (mma.sync m16n8k16, FP32 sums).
 
     A block of kg warps covers 16·rt rows of C and a chunk of 8 columns: every warp streams those
-    rows of A over every kg-th 32-deep chunk of the block's K range, `unroll` chunks loaded
-    together (and the next `unroll` in flight while the MMAs take them), each value of A going from
+    rows of A over its share of the block's K range, `unroll` consecutive 32-deep chunks loaded
+    together (and its next `unroll` in flight while the MMAs take them), each value of A going from
     its load straight into an MMA fragment; B's chunk rows reach the fragments through one
     coalesced load and an ldmatrix per chunk. The warps' sums are added in warp order and each
     output rounded once into C's type, as in mma_half. The grid is row blocks × column chunks
