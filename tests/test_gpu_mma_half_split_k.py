@@ -15,7 +15,7 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import numerics
 
-from .test_gpu_half import (DTYPES, SHAPES, _compare, _host, check_nonfinite_like_cublas,
+from .test_gpu_half import (DTYPES, SHAPES, _compare, _host, check_auto_picks, check_nonfinite_like_cublas,
                             check_repeats_bit_identical)
 
 pytestmark = pytest.mark.gpu
@@ -61,17 +61,9 @@ def test_nan_inf_and_overflow_propagate_like_cublas(dtype, rng):
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_auto_takes_it_for_small_outputs_with_long_k(dtype, rng):
-    import cupy as cp
-
-    dt = DTYPES[dtype]
-    for M, N, K in [(16, 12, 12791), (261, 473, 14735), (2205, 8, 9937), (16, 8192, 8192)]:
-        pick = tm.kernel("auto").kernel_for(M, N, K, dtype)
-        assert pick.strategy.name == NAME, (M, N, K, pick.strategy.name)
-        a, b, ref, den = _host(M, N, K, dt, rng)
-        c = tm.matmul(cp.asarray(a), cp.asarray(b))
-        assert c.dtype == dt and c.shape == (M, N)
-        err = numerics.componentwise_error(cp.asnumpy(c), a, b, ref, den, numerics.UNDERFLOW_FLOOR[str(c.dtype)])
-        assert err <= numerics.half_bound(dtype, K), (M, N, K, err)
+    # (2205 x 8 x 9937, here before the fifteenth session, is gemv_ax_mma's now: a 9th column keeps it)
+    check_auto_picks(dtype, [(M, N, K, NAME) for M, N, K in
+                             [(16, 12, 12791), (261, 473, 14735), (2205, 9, 9937), (16, 8192, 8192)]], rng)
 
 
 def test_calls_it_cannot_take_go_to_mma_half(rng):
