@@ -62,7 +62,13 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(300, 300, 4096, "float16", 132)[0] == "mma_half_split_k"  # 25 64 x 64 tiles
     assert heuristic.half_pick(300, 300, 4096, "float16", 132, tma=False)[0] == "mma_half"
     narrow = ("wgmma_tma", heuristic._HALF_TMA_NARROW)
-    assert heuristic.half_pick(300, 300, 256, "float16", 132) == narrow  # K under HALF_SPLIT_MIN_K
+    assert heuristic.half_pick(1000, 200, 400, "float16", 132) == narrow  # K under HALF_SPLIT_MIN_K, 64 tiles
+    # ... but a split of 32 x 32 tiles for fewer than HALF_SPLIT_FEW_TILES from K = HALF_TMA_MIN_K, and of
+    # a short K (HALF_SPLIT_SHORT_K) that uses them; mma_half on them where C's rows need padding
+    tiny = {k: v for k, v in heuristic._HALF_TINY.items() if k != "stages"}
+    assert heuristic.half_pick(300, 300, 256, "float16", 132) == ("mma_half_split_k", dict(tiny, split_k=4))
+    assert heuristic.half_pick(41, 59, 834, "float16", 132) == ("mma_half_split_k", dict(tiny, split_k=8))
+    assert heuristic.half_pick(1265, 51, 137, "float16", 132) == ("mma_half", heuristic._HALF_TINY)
     assert heuristic.half_pick(1000, 1000, 4096, "float16", 132) == narrow  # 256 64 x 64 tiles
     assert heuristic.half_pick(1265, 51, 137, "float16", 132)[0] == "mma_half"  # C padded, short K
     assert heuristic.half_pick(12399, 18, 89, "bfloat16", 132)[0] == "mma_half"  # ... even over half a wave

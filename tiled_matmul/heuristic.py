@@ -305,6 +305,22 @@ HALF_PICKS = (*HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half",
 _HALF_SMALL = dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3)
 #: mma_half_split_k's tiles, the bigger first (:func:`_split_tile`)
 _HALF_SPLIT_TILES = (dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2), dict(bm=64, bn=64))
+#: mma_half's 32 x 32 tile (4 warps of 16 x 16, 4 blocks per SM), for small outputs with a short K:
+#: on the H100 (scripts/variants_s15/probe_half_small.py, float16, x cuBLAS) against the 64 x 64
+#: tile, unsplit: 1265x51x137 0.79 against 0.51, 16049x85x7 0.72 against 0.63, 4447x127x15 0.82
+#: against 0.71, 27x3988x55 0.88 against 0.72; split 8 ways: 41x59x834 0.93 against 0.66,
+#: 631x15x573 0.91 against 0.68, 504x205x1632 0.97 against 0.77
+_HALF_TINY = dict(bm=32, bn=32, wm=16, wn=16, stages=4, min_blocks=4)
+#: a K up to which mma_half_split_k also weighs the 32 x 32 tile and cuts slices from
+#: HALF_SPLIT_SHORT_SLICE deep (two of its 32-deep steps): with slices of at least
+#: HALF_SPLIT_MIN_SLICE, 41x59x834 ran 4 slices of one 64 x 64 tile at 0.49 (8 slices of 4 32 x 32
+#: tiles: 0.93), 3178x33x915 4 slices at 0.71 (8: 0.92)
+HALF_SPLIT_SHORT_K = 2048
+HALF_SPLIT_SHORT_SLICE = 64
+#: ... and it splits from K = HALF_TMA_MIN_K for fewer 64 x 64 tiles than this (wgmma_tma's 128 x 128
+#: tile ran 239x82x258 at 0.49-0.55x cuBLAS, 4 slices of 32 x 32 tiles 0.73-0.82; 300x300x256 0.63-0.67
+#: against 0.72-0.77); not for more (1000x200x400, 64 tiles: 0.78 against 0.63-0.67)
+HALF_SPLIT_FEW_TILES = 32
 #: a plain 16-bit product with fewer 64 x 64 tiles than SMs splits K from this K on
 #: (mma_half_split_k): one 64 x 64 block per tile walked K alone, a step (32 deep) after another,
 #: 0.02-0.1x cuBLAS at 1x4x12791, 92x281x16065, 261x473x14735 (benchmarks/random_shapes.py, H100)
@@ -431,8 +447,10 @@ def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
     >>> _half_split(512, 512, 8192, 132)
     {'bm': 128, 'bn': 128, 'wm': 64, 'min_blocks': 2, 'split_k': 32}
     """
-    params = _split_tile(M, N, K, 2 * sms, _HALF_SPLIT_TILES, HALF_SPLIT_MIN_SLICE, 64)
-    default = dict(bm=64, bn=64, wm=32, wn=32, min_blocks=3)
+    short = K <= HALF_SPLIT_SHORT_K
+    tiles = (*_HALF_SPLIT_TILES, _HALF_TINY) if short else _HALF_SPLIT_TILES
+    params = _split_tile(M, N, K, 2 * sms, tiles, HALF_SPLIT_SHORT_SLICE if short else HALF_SPLIT_MIN_SLICE, 64)
+    default = dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3)
     return {k: v for k, v in params.items() if default.get(k) != v or k == "split_k"}
 
 
@@ -446,10 +464,11 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     plain x·B or A·x that the half GEMV rungs stream (:func:`_half_gemv`: first) or a skinny one
     (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
     (mma_half_split_k, next); else, for a plain
-    product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, mma_half_split_k
-    (:func:`_half_split`); else wgmma_tma on 128 x 128 tiles (the same exception); else mma_half
-    (:data:`HALF_STRATEGIES`), on 128 x 128 tiles from one wave of them, else 64 x 64 tiles (more
-    blocks for small outputs).
+    product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, or of fewer than
+    HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, mma_half_split_k (:func:`_half_split`); else
+    wgmma_tma on 128 x 128 tiles (the same exception); else mma_half (:data:`HALF_STRATEGIES`), on
+    128 x 128 tiles from one wave of them, else 64 x 64 tiles (more blocks for small outputs), or
+    32 x 32 ones for a plain product there (C's rows to pad, a short K: :data:`_HALF_TINY`).
 
     >>> half_pick(4096, 4096, 4096, "float16", 132)
     ('wgmma_tma', {})
@@ -460,7 +479,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     >>> half_pick(1000, 1000, 1000, "bfloat16", 132, tma=False)
     ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
     >>> half_pick(12399, 18, 89, "float16", 132)   # rows to pad, a short K: the copies would cost more
-    ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
+    ('mma_half', {'bm': 32, 'bn': 32, 'wm': 16, 'wn': 16, 'stages': 4, 'min_blocks': 4})
+    >>> half_pick(239, 82, 258, "float16", 132)    # 8 64 x 64 tiles: split, on 32 x 32 tiles
+    ('mma_half_split_k', {'bm': 32, 'bn': 32, 'wm': 16, 'wn': 16, 'min_blocks': 4, 'split_k': 4})
     >>> half_pick(16, 4096, 4096, "float16", 132)
     ('mma_half_split_k', {'split_k': 8})
     >>> half_pick(4, 4096, 4096, "float16", 132)
@@ -484,8 +505,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     tma = plain and tma_entry is not None and tma_entry.supports(dt) and not (N % 8 and K < HALF_TMA_MIN_K)
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         return "wgmma_tma", {}
-    if (plain and split_entry is not None and split_entry.supports(dt) and K >= HALF_SPLIT_MIN_K
-            and cdiv(M, 64) * cdiv(N, 64) < sms):
+    tiles64 = cdiv(M, 64) * cdiv(N, 64)
+    if (plain and split_entry is not None and split_entry.supports(dt)
+            and (K >= HALF_SPLIT_MIN_K and tiles64 < sms or K >= HALF_TMA_MIN_K and tiles64 < HALF_SPLIT_FEW_TILES)):
         return "mma_half_split_k", _half_split(M, N, K, sms)
     if tma:
         return "wgmma_tma", dict(_HALF_TMA_NARROW)
@@ -496,7 +518,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     else:
         raise ValueError(f"no registered strategy computes {dt} (tried {', '.join(HALF_STRATEGIES)})")
     if name == "mma_half":
-        return name, ({} if cdiv(M, 128) * cdiv(N, 128) >= sms else dict(_HALF_SMALL))
+        if cdiv(M, 128) * cdiv(N, 128) >= sms:
+            return name, {}
+        # a plain product here has C's rows to pad and a short K (TMA's copies would be the time)
+        return name, dict(_HALF_TINY if plain and K < HALF_TMA_MIN_K else _HALF_SMALL)
     return name, {}
 
 

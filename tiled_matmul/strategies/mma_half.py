@@ -79,5 +79,9 @@ STRATEGY = Strategy.of(
         dict(bm=128, bn=64, wm=64, wn=32),
         dict(bm=64, bn=128, wm=32, wn=64),
         dict(bm=64, bn=64, wm=32, wn=32, min_blocks=3),
+        # 32 x 32 in four 16 x 16 warps, 4 blocks per SM: small outputs with a short K (`auto`'s pick
+        # where C's rows need padding and K < 256: 1265x51x137 0.80x cuBLAS against the 64 x 64 tile's
+        # 0.53, 12399x18x89 1.03 against 0.82; scripts/variants_s15/probe_half_rules.py, H100)
+        dict(bm=32, bn=32, wm=16, wn=16, min_blocks=4),
     ],
 )

@@ -57,5 +57,10 @@ STRATEGY = Strategy.of(
         # 128 x 128 tiles (mma_half's default): a C of under a wave of them with a long K
         dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2, split_k=2),
         dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2, split_k=4),
+        # 32 x 32 tiles of four 16 x 16 warps, 4 blocks per SM: small outputs with K up to 2048
+        # (heuristic.HALF_SPLIT_SHORT_K): 41x59x834 0.97x cuBLAS against 0.50 on 4 slices of one
+        # 64 x 64 tile, 631x15x573 0.98 against 0.58 (scripts/variants_s15/probe_half_rules.py, H100)
+        dict(bm=32, bn=32, wm=16, wn=16, min_blocks=4, split_k=4),
+        dict(bm=32, bn=32, wm=16, wn=16, min_blocks=4, split_k=8),
     ],
 )
