@@ -11,14 +11,7 @@ for w in ${*:-probe}; do
   case $w in
     probe|quick) arg=""; [ $w = quick ] && arg=quick
            timeout 500 python3 scripts/variants_s15/probe_xb_rows.py $arg > "$OUT/probe_xb_$w.txt" 2>&1; echo "$w rc $?"
-           python3 - "$OUT/probe_xb_$w.txt" <<'PY'
-import re, sys
-for line in open(sys.argv[1]):
-    if re.match(r'\w+ \d+x\d+x\d+: cuBLAS', line) or 'WRONG' in line or 'Error' in line:
-        print(line.rstrip()); continue
-    m = re.match(r'\s+(\S+) (\{.*\})\s+([\d.]+) us\s+([\d.]+)x', line)
-    if m: print("   ", m.group(1)[:22], m.group(2).replace("'", "")[:46], m.group(3), m.group(4))
-PY
+           python3 scripts/variants_s15/compact.py "$OUT/probe_xb_$w.txt"
            ;;
     tests) NSHARD=4 SHARD_TIMEOUT=400 bash scripts/gpu_shards.sh s15g_tests \
              tests/test_gpu_gemv_ax_mma.py tests/test_gpu_gemv_half.py tests/test_gpu_half.py tests/test_gpu_mma_half_split_k.py -k "not torch" ;;
