@@ -59,6 +59,31 @@ from .precision import PASSES, check, modes_for
 _SPLIT_BIG = dict(bm=128, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=3, group_m=8, min_blocks=2)
 _SPLIT_SMALL = dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, group_m=8, min_blocks=4)
 _SMALL = dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4)
+#: ... and 32 x 32 tiles (two warps of 16 x 32) for float32 where K < SMALL32_MAX_K and the 64 x 64
+#: tiles would be few (under SMALL32_FEW of a wave of SMs) or mostly padding (under SMALL32_FILL of
+#: their area is C): on the H100 (scripts/variants_s15/probe_f32_small.py, x cuBLAS) against the
+#: 64 x 64 tile 1265x51x137 1.10 against 0.79, 12399x18x89 0.99 against 0.79, 88x45x1 1.13 against
+#: 0.92, 27x3988x55 1.18 against 1.02, 500x500x255 1.10 against 0.87, 16049x85x7 0.74 against 0.60;
+#: not for larger outputs of well-filled tiles (1000x1000x100 0.63 against 0.88, 3000x600x60 0.76
+#: against 0.96, 700x700x250 0.93 against 0.97), though 4447x127x15 (0.90 against 0.68) and
+#: 16068x50x8 (0.69 against 0.60) would have taken them too
+_SMALL32 = dict(bm=32, bn=32, bk=16, wm=16, wn=32, tm=4, tn=4, stages=3, group_m=8, min_blocks=4)
+SMALL32_MAX_K = 256
+SMALL32_FEW = 0.75
+SMALL32_FILL = 0.7
+
+
+def _small_tile(M: int, N: int, K: int, sms: int) -> dict[str, int]:
+    """warp_tiled's tile for a float32 product under a wave of 128 x 128 tiles with a short K:
+    :data:`_SMALL32` or :data:`_SMALL` (see there).
+
+    >>> _small_tile(1265, 51, 137, 132)["bm"], _small_tile(16049, 85, 7, 132)["bm"], _small_tile(1000, 1000, 100, 132)["bm"]
+    (32, 32, 64)
+    """
+    tiles = cdiv(M, 64) * cdiv(N, 64)
+    if K < SMALL32_MAX_K and (tiles < SMALL32_FEW * sms or M * N < SMALL32_FILL * tiles * 64 * 64):
+        return dict(_SMALL32)
+    return dict(_SMALL)
 _TC_SMALL = dict(bm=64, bn=64, bk=32, wm=32, wn=32, stages=4, min_blocks=2)
 #: wgmma block heights for big shapes, their speed relative to 128 rows on whole waves (H100,
 #: 4097^3: 1.33x, 1.27x, 1.20x cuBLAS), and the params that select them
@@ -598,7 +623,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(4096, 4096, 4096, "float16")  # 16-bit inputs: half_pick
     ('wgmma_tma', {})
     >>> recommend(1, 64, 64)  # 4096 elements of B: launch-bound, not a GEMV case
-    ('warp_tiled', {'bm': 64, 'bn': 64, 'bk': 16, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 3, 'group_m': 8, 'min_blocks': 4})
+    ('warp_tiled', {'bm': 32, 'bn': 32, 'bk': 16, 'wm': 16, 'wn': 32, 'tm': 4, 'tn': 4, 'stages': 3, 'group_m': 8, 'min_blocks': 4})
     """
     modes = modes_for(check(precision, dtype), dtype, K)
     if as_dtype(dtype).half:
@@ -646,4 +671,4 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
             return "split_k", dict(_SPLIT_BIG, split_k=split)
         small_tiles = cdiv(M, 64) * cdiv(N, 64)
         return "split_k", dict(_SPLIT_SMALL, split_k=_slices(small_tiles, K, target, MAX_SLICES))
-    return "warp_tiled", dict(_SMALL)
+    return "warp_tiled", (dict(_SMALL) if f64 else _small_tile(M, N, K, sms))
