@@ -44,7 +44,8 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
 * fewer tiles and K >= 1024: split_k with enough slices for ~2 blocks per SM, on 128 x 128
   tiles when that takes <= 16 slices (1024^3: 0.88, 512x512x16384: 0.76), else on 64 x 64
   tiles, up to 64 slices (256x256x65536: 0.54 -- instead of 0.03 without the split);
-* otherwise (small, short K): warp_tiled on 64 x 64 tiles, 4 blocks per SM.
+* otherwise (small, short K): warp_tiled on 64 x 64 tiles, 4 blocks per SM, or (float32, K < 256,
+  few or mostly padded 64 x 64 tiles) on 32 x 32 ones (:func:`_small_tile`).
 """
 
 from __future__ import annotations
