@@ -91,8 +91,5 @@ STRATEGY = Strategy.of(
         dict(bm=128, bn=256, bk=16, wm=64, wn=64, tm=8, tn=16, stages=3, group_m=8, min_blocks=1),
         dict(bm=64, bn=128, bk=8, wm=32, wn=64, tm=8, tn=8, stages=4, group_m=8, min_blocks=3),
         dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, group_m=8, min_blocks=4),
-        # 32 x 32 in two warps of 16 x 32: float32's small outputs with a short K (heuristic._SMALL32:
-        # 1265x51x137 1.10x cuBLAS against 0.79 on 64 x 64, scripts/variants_s15/probe_f32_small.py)
-        dict(bm=32, bn=32, bk=16, wm=16, wn=32, tm=4, tn=4, stages=3, group_m=8, min_blocks=4),
     ],
 )
