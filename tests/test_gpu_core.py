@@ -47,6 +47,31 @@ def test_ragged_shapes(name, cfg, rng):
         assert report.passed, (name, cfg, (M, N, K), report)
 
 
+def test_auto_small_tile_ragged_shapes(rng):
+    """warp_tiled's 32 x 32 tile (heuristic._SMALL32: `auto`'s params for float32's small outputs
+    with a short K, outside the search space that test_ragged_shapes walks) on every shape, with
+    the extras `auto` may give it (a batch, an epilogue), and auto's own picks of it."""
+    from tiled_matmul import heuristic
+
+    k = tm.kernel("warp_tiled", **heuristic._SMALL32)
+    for M, N, K in SHAPES + [(16049, 85, 7), (1265, 51, 137), (88, 45, 1), (27, 3988, 55), (500, 500, 255)]:
+        a, b = random_pair(M, N, K, np.float32, rng)
+        out = poisoned((M, N), np.float32)
+        k(a, b, out=out)
+        report = tm.check(out, a, b)
+        assert report.passed, ((M, N, K), report)
+    for M, N, K in [(1265, 51, 137), (12399, 18, 89), (16049, 85, 7)]:
+        assert tm.kernel("auto").kernel_for(M, N, K, "float32").config.params() == \
+            tm.STRATEGIES["warp_tiled"].make_config(**heuristic._SMALL32).params(), (M, N, K)
+        a, b = random_pair(M, N, K, np.float32, rng)
+        assert tm.check(tm.matmul(a, b), a, b).passed, (M, N, K)
+    a, b = random_pair(3, 129, 33, np.float32, rng)  # a batch of 3 through the same tile
+    batch_a, batch_b = a[None].repeat(3, 0), b[None].repeat(3, 0)
+    out = k(batch_a, batch_b)
+    for i in range(3):
+        assert tm.check(out[i], batch_a[i], batch_b[i]).passed, i
+
+
 @pytest.mark.parametrize("name", [n for n, e in tm.STRATEGIES.items() if e.supports("float64")])
 def test_float64(name, rng):
     k = tm.kernel(name)
