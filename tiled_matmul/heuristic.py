@@ -381,16 +381,15 @@ _XB_HALF_ONE_GROUP = {1: dict(mt=1, unroll=8), 2: dict(mt=2, unroll=8), 4: {}}
 #: (scripts/variants_s14/probe_lm_head.py, H100)
 _XB_HALF_ELEM = dict(threads=512, mt=2, unroll=8, min_blocks=1, kg=32)
 HALF_GEMV_ELEM_MAX = 2
-#: gemv_ax_half's params by N rounded up to a power of two (gemv_ax's _AX at the same bytes per load),
-#: and the columns of B it takes at most: on the H100 (scripts/variants_s14/probe_half_gemv.py, x
+#: gemv_ax_half's params by N, for the columns it takes (N < HALF_AX_MMA_MIN: gemv_ax's _AX at the
+#: same bytes per load; up to N = 4, on its default config, before gemv_ax_mma): on the H100 (scripts/variants_s14/probe_half_gemv.py, x
 #: cuBLAS, float16 and bfloat16) 8192x1x8192 1.06-1.07, 8192x2x8192 1.14, 4096x4x4096 0.97,
 #: 9296x1x5592 1.01-1.02, 100000x1x1000 1.18, against mma_half_split_k's 0.59 / 0.70 / 0.75-0.76 /
 #: 0.48-0.49 / 0.72; with rows of A not 16-byte aligned (the element path) 9298x1x5590 1.13-1.19 and
 #: 29x1x1810 1.04-1.11 against wgmma_tma's (A padded by a copy) 0.21 and the split's 0.47, and
 #: 8192x3x4099 0.92-0.94 against 0.67 (scripts/variants_s14/probe_half_edges.py, float16); at N = 8,
 #: 8192x8x8192, its tiles ran 0.36-0.50 against the split's 0.66-0.68, at N = 6 0.32-0.60 against 0.69
-_AX_HALF = {1: dict(nt=1, rows=4, unroll=2), 2: dict(nt=2), 4: {}}
-HALF_AX_MAX = 4
+_AX_HALF = {1: dict(nt=1, rows=4, unroll=2), 2: dict(nt=2)}
 #: gemv_ax_mma (the tensor-core A·x) from this many columns of B to GEMV_MAX, where gemv_ax_half's
 #: FFMAs (NT per value of A) lose: on the H100 (scripts/variants_s15/probe_ax_cols.py, x cuBLAS,
 #: float16; bfloat16 alike) 8192x3x8192 1.24 against gemv_ax_half's 1.02, 8192x4x8192 0.99 against
@@ -429,7 +428,7 @@ def _ax_mma_params(M: int, N: int, K: int, sms: int) -> dict[str, int]:
     return dict(_AX_MMA_NARROW) if balance < AX_MMA_MIN_BALANCE else {}
 
 
-def _half_gemv(M: int, N: int, K: int, sms: int = 132) -> "tuple[str, dict[str, int]] | None":
+def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | None":
     """gemv_xb_half's pick for a plain 16-bit x·B (M <= HALF_GEMV_MAX, N > GEMV_MAX, B of at least
     GEMV_MIN_STREAM elements or K >= GEMV_MIN_K; where B's rows are not 16-byte aligned, its element
     path, for M <= HALF_GEMV_ELEM_MAX only: 5x257x40000 on the 8-row tile ran 8x slower than the
@@ -438,15 +437,15 @@ def _half_gemv(M: int, N: int, K: int, sms: int = 132) -> "tuple[str, dict[str, 
     K >= GEMV_MIN_K; rows of A aligned or not), gemv_ax_mma's from N = HALF_AX_MMA_MIN to GEMV_MAX
     (the same size rule; :func:`_ax_mma_params` for a GPU of `sms` SMs); else None.
 
-    >>> _half_gemv(1, 8192, 8192)
+    >>> _half_gemv(1, 8192, 8192, 132)
     ('gemv_xb_half', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
-    >>> _half_gemv(8192, 1, 8192)
+    >>> _half_gemv(8192, 1, 8192, 132)
     ('gemv_ax_half', {'nt': 1, 'rows': 4, 'unroll': 2})
-    >>> _half_gemv(8192, 8, 8192)
+    >>> _half_gemv(8192, 8, 8192, 132)
     ('gemv_ax_mma', {})
-    >>> _half_gemv(9298, 6, 5590)   # rows of A not 16-byte aligned: the same rung, its element paths
+    >>> _half_gemv(9298, 6, 5590, 132)   # rows of A not 16-byte aligned: the same rung, its element paths
     ('gemv_ax_mma', {'rt': 1, 'min_blocks': 3})
-    >>> _half_gemv(8192, 16, 8192) is None   # N over GEMV_MAX
+    >>> _half_gemv(8192, 16, 8192, 132) is None   # N over GEMV_MAX
     True
     """
     if M <= HALF_GEMV_MAX and GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
@@ -457,8 +456,7 @@ def _half_gemv(M: int, N: int, K: int, sms: int = 132) -> "tuple[str, dict[str, 
     if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         if N >= HALF_AX_MMA_MIN:
             return "gemv_ax_mma", _ax_mma_params(M, N, K, sms)
-        if N <= HALF_AX_MAX:
-            return "gemv_ax_half", dict(_AX_HALF[1 << (N - 1).bit_length()])
+        return "gemv_ax_half", dict(_AX_HALF[N])
     return None
 
 
