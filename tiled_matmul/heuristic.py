@@ -461,21 +461,26 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
 
 
 def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
-    """mma_half_split_k's params for a 16-bit C of fewer than `sms` 64 x 64 tiles: :func:`_split_tile`
-    over its 128 x 128 and 64 x 64 tiles toward two blocks per SM (the GEMV-like shapes among them
-    are memory-bound: more blocks, more loads in flight), slices >= HALF_SPLIT_MIN_SLICE deep, up to
-    64 of them; written as the differences from its default config.
+    """mma_half_split_k's params for a small 16-bit C: :func:`_split_tile` over its 128 x 128 and
+    64 x 64 tiles toward two blocks per SM (the GEMV-like shapes among them are memory-bound: more
+    blocks, more loads in flight), slices >= HALF_SPLIT_MIN_SLICE deep, up to 64 of them; for
+    K <= HALF_SPLIT_SHORT_K over its 32 x 32 tile too, slices >= HALF_SPLIT_SHORT_SLICE deep;
+    written as the differences from its default config.
 
     >>> _half_split(1, 4, 12791, 132)
     {'split_k': 64}
     >>> _half_split(512, 512, 8192, 132)
     {'bm': 128, 'bn': 128, 'wm': 64, 'min_blocks': 2, 'split_k': 32}
+    >>> _half_split(41, 59, 834, 132)
+    {'bm': 32, 'bn': 32, 'wm': 16, 'wn': 16, 'min_blocks': 4, 'split_k': 8}
     """
+    from .strategies.mma_half_split_k import MmaHalfSplitKConfig
+
     short = K <= HALF_SPLIT_SHORT_K
     tiles = (*_HALF_SPLIT_TILES, _HALF_TINY) if short else _HALF_SPLIT_TILES
     params = _split_tile(M, N, K, 2 * sms, tiles, HALF_SPLIT_SHORT_SLICE if short else HALF_SPLIT_MIN_SLICE, 64)
-    default = dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3)
-    return {k: v for k, v in params.items() if default.get(k) != v or k == "split_k"}
+    default = MmaHalfSplitKConfig().params()
+    return {k: v for k, v in params.items() if default[k] != v or k == "split_k"}
 
 
 def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) -> tuple[str, dict[str, int]]:
