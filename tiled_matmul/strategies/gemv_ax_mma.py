@@ -57,7 +57,7 @@ class GemvAxMmaConfig(SkinnyConfig):
         return 32 * self.kg * self.unroll
 
     def output_blocks(self, M: int, N: int) -> int:
-        return cdiv(M, 16 * self.rt) * cdiv(N, self.COLS)
+        return cdiv(M, self.tile_mn[0]) * cdiv(N, self.COLS)
 
     def streamed(self, M: int, N: int, K: int) -> int:
         """A, once per chunk of 8 columns."""
@@ -65,7 +65,7 @@ class GemvAxMmaConfig(SkinnyConfig):
 
     def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
         """A: once per column chunk; B: every row block reads its chunk's columns over K."""
-        return self.streamed(M, N, K), cdiv(M, 16 * self.rt) * K * N
+        return self.streamed(M, N, K), cdiv(M, self.tile_mn[0]) * K * N
 
     def smem_bytes(self, dtype: Any = FLOAT16) -> int:
         """The warps' partial sums (kg·rt·4·32 floats) and each warp's 32 staged rows of B (16 bytes each)."""
