@@ -59,6 +59,17 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("gemv_ax_mma", {}, 1000, 17, 1000, "float16"),
     ("gemv_ax_mma", dict(kg=4, min_blocks=4), 129, 5, 1002, "bfloat16"),
     ("gemv_ax_mma", dict(rt=1, kg=16, unroll=2, min_blocks=1), 33, 3, 5001, "float16"),
+    # the sixteenth session's staged store of C rows that are not 16-byte aligned (the pipeline's
+    # buffers reused for C after the K loop): warp_tiled's 64 x 64 and 32 x 32 tiles, float64, and
+    # split_k's partial tiles
+    ("warp_tiled", dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, min_blocks=4), 129, 127, 31,
+     "float32"),
+    ("warp_tiled", dict(bm=32, bn=32, bk=16, wm=16, wn=32, tm=4, tn=4, stages=3, min_blocks=4), 65, 129, 1,
+     "float32"),
+    ("warp_tiled", dict(bm=64, bn=64, bk=16, wm=32, wn=32, tm=4, tn=8, stages=3, min_blocks=4), 33, 3, 300,
+     "float64"),
+    ("split_k", dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, min_blocks=4, split_k=4), 129, 127,
+     1000, "float32"),
 ]
 
 

@@ -251,3 +251,43 @@ def test_both_column_major_read_in_place(dtype, rng, monkeypatch):
     assert seen[0][0] == bf.data.ptr and seen[0][1] == af.data.ptr
     assert_close(got, unfused(cp.asnumpy(af), cp.asnumpy(bf))[0], unfused(cp.asnumpy(af), cp.asnumpy(bf))[1], dtype,
                  70, "fortran")
+
+
+#: warp_tiled's tiles whose C goes through shared memory where its rows are not 16-byte aligned
+#: (those that fit the pipeline's buffers: the 64 x 64 and 32 x 32 tiles `auto` gives it, and
+#: split_k's 64 x 64 partial tiles), against N that is not a multiple of 4 (float32) or 2 (float64)
+STAGED = [("warp_tiled", "_SMALL", "float32"), ("warp_tiled", "_SMALL32", "float32"),
+          ("warp_tiled", "_SMALL", "float64"), ("split_k", "_SPLIT_SMALL", "float32")]
+
+
+@pytest.mark.parametrize("name,params,dtype", STAGED, ids=[f"{n}-{p}-{d}" for n, p, d in STAGED])
+def test_staged_store_of_unaligned_rows(name, params, dtype, rng):
+    """Plain products, a fused epilogue (alpha, beta, column bias, activation), a batch and NaN/Inf
+    from A, on shapes whose C rows are not 16-byte aligned, ragged tiles included."""
+    import cupy as cp
+
+    from tiled_matmul import heuristic
+
+    p = dict(getattr(heuristic, params), **({"split_k": 4} if name == "split_k" else {}))
+    k = tm.kernel(name, **p)
+    for M, N, K in [(1, 1, 1), (7, 33, 5), (129, 127, 31), (1000, 250, 8), (16068, 50, 8), (65, 129, 1),
+                    (33, 3, 300), (200, 1001, 64)]:
+        a, b = _rand(rng, (M, K), dtype), _rand(rng, (K, N), dtype)
+        out = poisoned((M, N), dtype)
+        k(cp.asarray(a), cp.asarray(b), out=out)
+        ref, scale = unfused(a, b)
+        assert_close(out, ref, scale, dtype, K, f"{name} {params} {(M, N, K)}")
+        c, bias = _rand(rng, (M, N), dtype), _rand(rng, N, dtype)
+        out = poisoned((M, N), dtype)
+        k.gemm(cp.asarray(a), cp.asarray(b), cp.asarray(c), alpha=0.5, beta=-1.5, bias=cp.asarray(bias),
+               activation="gelu", out=out)
+        ref, scale = unfused(a, b, 0.5, -1.5, c, bias, 1, "gelu")
+        assert_close(out, ref, scale, dtype, K, f"{name} {params} {(M, N, K)} epilogue")
+    a, b = _rand(rng, (3, 45, 70), dtype), _rand(rng, (3, 70, 37), dtype)
+    out = k(cp.asarray(a), cp.asarray(b))
+    ref, scale = unfused(a, b)
+    assert_close(out, ref, scale, dtype, 70, f"{name} {params} batch")
+    a, b = _rand(rng, (70, 20), dtype), _rand(rng, (20, 45), dtype)
+    a[3, 7], a[10, 0] = np.nan, np.inf
+    got, want = cp.asnumpy(k(cp.asarray(a), cp.asarray(b))), cp.asnumpy(cp.matmul(cp.asarray(a), cp.asarray(b)))
+    assert np.array_equal(np.isnan(got), np.isnan(want)) and np.array_equal(np.isinf(got), np.isinf(want))
