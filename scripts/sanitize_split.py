@@ -70,6 +70,8 @@ CASES = [  # (strategy, params, M, N, K, dtype)
      "float64"),
     ("split_k", dict(bm=64, bn=64, bk=8, wm=32, wn=32, tm=4, tn=8, stages=4, min_blocks=4, split_k=4), 129, 127,
      1000, "float32"),
+    ("register_blocked", {}, 300, 257, 33, "float32"),
+    ("register_blocked", dict(bm=64, bn=64, bk=16, tm=4, tn=4), 129, 127, 31, "float64"),
 ]
 
 

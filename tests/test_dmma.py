@@ -249,8 +249,17 @@ def test_elem_kernel_is_a_second_function_that_launches_pick_by_flags():
     assert name + "(" in main and "load_interior_elem" not in main and "load_interior(" in main
     assert "load_interior_elem(" in elem and "auto load_interior =" not in elem
     launcher = DirectLauncher.__new__(DirectLauncher)
-    launcher.fptr, launcher.elem_fptr = 1, 2
+    launcher.fptr, launcher.elem_fptr, launcher.elem_flags = 1, 2, cfg.ELEM_FLAGS
     assert [launcher.fptr_for(f) for f in (0, 1, 2, 3, 3 | 256)] == [2, 2, 2, 1, 1]
+    # register_blocked's second kernel (sixteenth session) only where C's rows are unaligned
+    from tiled_matmul.strategies.register_blocked import RegisterBlockedConfig
+
+    launcher.elem_flags = RegisterBlockedConfig.ELEM_FLAGS
+    assert [launcher.fptr_for(f) for f in (0, 1, 2, 3, 3 | 256)] == [2, 2, 1, 1, 1]
+    src = tm.source("register_blocked")
+    main, elem = src.split(RegisterBlockedConfig.elem_symbol(kernel_name("register_blocked", RegisterBlockedConfig(),
+                                                                          "float32")) + "(")
+    assert "STAGE_C" not in main and "STAGE_C && !bc_vec" in elem
 
 
 def test_plain_kernel_has_no_layout_code():

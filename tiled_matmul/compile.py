@@ -90,7 +90,7 @@ class CompiledKernel:
                 with cupy.cuda.Device(self.device):  # the same block: the main kernel's shared memory
                     allow_dynamic_smem(elem, self.config, self.smem_bytes)
             fast = self._companions.setdefault("__direct__", DirectLauncher(self.raw, self.config.block(), smem,
-                                                                            elem))
+                                                                            elem, self.config.ELEM_FLAGS))
         return fast
 
     @property
@@ -144,7 +144,7 @@ class DirectLauncher:
     #: 8-byte words of the buffer
     WORDS = 5
 
-    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, elem: Any = None):
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, elem: Any = None, elem_flags: int = 3):
         from cupy.cuda import driver
 
         self._launch = driver.launchKernel
@@ -152,14 +152,16 @@ class DirectLauncher:
         # the same source's kernel for operands whose rows are not 16-byte aligned
         # (Config.ELEM_KERNEL), else the main kernel for every launch
         self.elem_fptr = self.fptr if elem is None else function_ptr(elem)
+        self.elem_flags = elem_flags  # the alignment bits a launch needs for the main kernel
         self.block = block
         self.smem = smem
         self._tls = threading.local()
 
     def fptr_for(self, flags: int) -> int:
         """The kernel a launch with these `flags` (:func:`~tiled_matmul.operands.launch_flags`)
-        runs: the main one where both 16-byte bits are set, else the ELEM_KERNEL companion."""
-        return self.fptr if flags & 3 == 3 else self.elem_fptr
+        runs: the main one where the config's ELEM_FLAGS bits are all set, else the ELEM_KERNEL
+        companion."""
+        return self.fptr if flags & self.elem_flags == self.elem_flags else self.elem_fptr
 
     def _buffers(self):
         vals = (ctypes.c_uint64 * self.WORDS)()
@@ -180,7 +182,8 @@ class DirectLauncher:
         vals[3] = M | (N << 32)
         vals[4] = K | (flags << 32)
         bx, by, bz = self.block
-        self._launch(self.fptr if flags & 3 == 3 else self.elem_fptr, grid[0], grid[1], grid[2], bx, by, bz,
+        fptr = self.fptr if flags & self.elem_flags == self.elem_flags else self.elem_fptr
+        self._launch(fptr, grid[0], grid[1], grid[2], bx, by, bz,
                      self.smem, stream_ptr, params_ptr, 0)
 
 

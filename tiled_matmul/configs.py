@@ -69,6 +69,9 @@ class Config:
     #: or N in float64). The launchers pick it by flags (compile.DirectLauncher.fptr_for), so the
     #: aligned kernel keeps its own register allocation and schedule (dmma)
     ELEM_KERNEL: ClassVar[bool] = False
+    #: the 16-byte alignment bits of `flags` (bit 0: A's rows, bit 1: B's and C's) a launch needs
+    #: for the main kernel; with any of them clear, an ELEM_KERNEL config runs its companion
+    ELEM_FLAGS: ClassVar[int] = 3
     #: True when the products run on TF32 tensor cores (tf32x3 or tf32; see
     #: :mod:`tiled_matmul.precision`), False for IEEE FMA products
     TENSOR_CORES: ClassVar[bool] = False

@@ -21,6 +21,12 @@ class RegisterBlockedConfig(Config):
     STRATEGY: ClassVar[str] = "register_blocked"
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
     DYNAMIC_SMEM: ClassVar[bool] = True
+    #: a second kernel for launches whose C rows are not 16-byte aligned (bit 1 of flags clear),
+    #: the one that stores C through shared memory (05_register_blocked.cu.j2): the main kernel
+    #: keeps its registers (80 at 128 x 64, tm 8, tn 4: three blocks per SM), also where only A's
+    #: rows are unaligned (K % 4 != 0: 8192 x 8192 x 1)
+    ELEM_KERNEL: ClassVar[bool] = True
+    ELEM_FLAGS: ClassVar[int] = 2
     #: 16-byte vectors hold 4 floats or 2 doubles; tm, tn and bk are multiples of 4 so both fit.
     VEC_MULTIPLE: ClassVar[int] = 4
     bm: int = 128
