@@ -256,10 +256,12 @@ def test_both_column_major_read_in_place(dtype, rng, monkeypatch):
 #: the tiles whose C goes through shared memory where its rows are not 16-byte aligned (those whose
 #: tile, or for register_blocked a slab of it, fits the pipeline's buffers): warp_tiled's 64 x 64 and
 #: 32 x 32 tiles that `auto` gives it, split_k's 64 x 64 partial tiles, register_blocked's default
-#: and 64 x 64 tiles; against N that is not a multiple of 4 (float32) or 2 (float64)
+#: and 64 x 64 tiles, dmma's (misaligned-operand kernel) 32 x 32 and 128 x 64 tiles; against N that is
+#: not a multiple of 4 (float32) or 2 (float64)
 STAGED = [("warp_tiled", "_SMALL", "float32"), ("warp_tiled", "_SMALL32", "float32"),
           ("warp_tiled", "_SMALL", "float64"), ("split_k", "_SPLIT_SMALL", "float32"),
-          ("register_blocked", "default", "float32"), ("register_blocked", "64x64", "float64")]
+          ("register_blocked", "default", "float32"), ("register_blocked", "64x64", "float64"),
+          ("dmma", "dmma32", "float64"), ("dmma", "dmma128x64", "float64")]
 
 
 @pytest.mark.parametrize("name,params,dtype", STAGED, ids=[f"{n}-{p}-{d}" for n, p, d in STAGED])
@@ -270,7 +272,9 @@ def test_staged_store_of_unaligned_rows(name, params, dtype, rng):
 
     from tiled_matmul import heuristic
 
-    named = {"default": {}, "64x64": dict(bm=64, bn=64, bk=16, tm=4, tn=4)}
+    named = {"default": {}, "64x64": dict(bm=64, bn=64, bk=16, tm=4, tn=4),
+             "dmma32": dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
+             "dmma128x64": dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2)}
     p = dict(named[params]) if params in named else dict(getattr(heuristic, params))
     p.update({"split_k": 4} if name == "split_k" else {})
     k = tm.kernel(name, **p)
