@@ -256,12 +256,14 @@ def test_both_column_major_read_in_place(dtype, rng, monkeypatch):
 #: the tiles whose C goes through shared memory where its rows are not 16-byte aligned (those whose
 #: tile, or for register_blocked a slab of it, fits the pipeline's buffers): warp_tiled's 64 x 64 and
 #: 32 x 32 tiles that `auto` gives it, split_k's 64 x 64 partial tiles, register_blocked's default
-#: and 64 x 64 tiles, dmma's (misaligned-operand kernel) 32 x 32 and 128 x 64 tiles; against N that is
-#: not a multiple of 4 (float32) or 2 (float64)
+#: and 64 x 64 tiles, dmma's (misaligned-operand kernel) 32 x 32 and 128 x 64 tiles, mma_half's 32 x 32
+#: and 64 x 64 tiles (16-bit and float32 C); against N that is not a multiple of 4 (float32), 2
+#: (float64) or 8 (float16)
 STAGED = [("warp_tiled", "_SMALL", "float32"), ("warp_tiled", "_SMALL32", "float32"),
           ("warp_tiled", "_SMALL", "float64"), ("split_k", "_SPLIT_SMALL", "float32"),
           ("register_blocked", "default", "float32"), ("register_blocked", "64x64", "float64"),
-          ("dmma", "dmma32", "float64"), ("dmma", "dmma128x64", "float64")]
+          ("dmma", "dmma32", "float64"), ("dmma", "dmma128x64", "float64"),
+          ("mma_half", "_HALF_TINY", "float16"), ("mma_half", "_HALF_SMALL", "float16")]
 
 
 @pytest.mark.parametrize("name,params,dtype", STAGED, ids=[f"{n}-{p}-{d}" for n, p, d in STAGED])
@@ -295,6 +297,12 @@ def test_staged_store_of_unaligned_rows(name, params, dtype, rng):
     out = k(cp.asarray(a), cp.asarray(b))
     ref, scale = unfused(a, b)
     assert_close(out, ref, scale, dtype, 70, f"{name} {params} batch")
+    if dtype == "float16":  # float32 C from 16-bit inputs: the staged store without the rounding
+        a, b = _rand(rng, (1000, 8), dtype), _rand(rng, (8, 250), dtype)
+        out = k(cp.asarray(a), cp.asarray(b), out_dtype=np.float32)
+        assert out.dtype == np.float32
+        ref, scale = unfused(a, b)
+        assert_close(out, ref, scale, np.float32, 8, f"{name} {params} float32 C")
     a, b = _rand(rng, (70, 20), dtype), _rand(rng, (20, 45), dtype)
     a[3, 7], a[10, 0] = np.nan, np.inf
     got, want = cp.asnumpy(k(cp.asarray(a), cp.asarray(b))), cp.asnumpy(cp.matmul(cp.asarray(a), cp.asarray(b)))
