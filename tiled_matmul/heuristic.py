@@ -337,6 +337,15 @@ _HALF_SPLIT_TILES = (dict(bm=128, bn=128, wm=64, wn=32, min_blocks=2), dict(bm=6
 #: against 0.71, 27x3988x55 0.88 against 0.72; split 8 ways: 41x59x834 0.93 against 0.66,
 #: 631x15x573 0.91 against 0.68, 504x205x1632 0.97 against 0.77
 _HALF_TINY = dict(bm=32, bn=32, wm=16, wn=16, stages=4, min_blocks=4)
+#: ... unsplit, only under this many 64 x 64 tiles per SM: with C's unaligned rows stored through
+#: shared memory (sixteenth session, scripts/variants_s16/probe_half_unaligned.py, float16, us, 32 x 32
+#: against 64 x 64) the 64 x 64 tile wins from about two per SM: 2000x1001x200 (512 tiles) 28.9
+#: against 17.8, 8000x250x8 (504) 9.3 against 8.3, 16049x85x7 (502) 9.1 against 8.7; the 32 x 32
+#: tile below: 16068x50x8 (252) 6.5 against 7.3, 12399x18x89 (194) 8.5 against 11.6, 4447x127x15
+#: (140) 6.3 against 7.7; and where the 64 x 64 tiles would be mostly padding (under SMALL32_FILL of
+#: their area is C, as for float32's 32 x 32 tile): 65x9309x57 (292 tiles, half of them a row deep)
+#: 8.6 against 9.9. Left: 1824x588x6 (290 tiles, 90% C) 7.0 against 7.8 (scripts/gpu_s16j.sh)
+HALF_TINY_MAX_TILES_PER_SM = 2
 #: a K up to which mma_half_split_k also weighs the 32 x 32 tile and cuts slices from
 #: HALF_SPLIT_SHORT_SLICE deep (two of its 32-deep steps): with slices of at least
 #: HALF_SPLIT_MIN_SLICE, 41x59x834 ran 4 slices of one 64 x 64 tile at 0.49 (8 slices of 4 32 x 32
@@ -497,7 +506,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, mma_half_split_k (:func:`_half_split`); else
     wgmma_tma on 128 x 128 tiles (the same exception); else mma_half (:data:`HALF_STRATEGIES`), on
     128 x 128 tiles from one wave of them, else 64 x 64 tiles (more blocks for small outputs), or
-    32 x 32 ones for a plain product there (C's rows to pad, a short K: :data:`_HALF_TINY`).
+    32 x 32 ones for a plain product there (C's rows to pad, a short K: :data:`_HALF_TINY`) of
+    fewer than HALF_TINY_MAX_TILES_PER_SM 64 x 64 tiles per SM or mostly padded ones.
 
     >>> half_pick(4096, 4096, 4096, "float16", 132)
     ('wgmma_tma', {})
@@ -550,7 +560,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
         if cdiv(M, 128) * cdiv(N, 128) >= sms:
             return name, {}
         # a plain product here has C's rows to pad and a short K (TMA's copies would be the time)
-        return name, dict(_HALF_TINY if plain and K < HALF_TMA_MIN_K else _HALF_SMALL)
+        tiny = plain and K < HALF_TMA_MIN_K and (tiles64 < HALF_TINY_MAX_TILES_PER_SM * sms
+                                                 or M * N < SMALL32_FILL * tiles64 * 64 * 64)
+        return name, dict(_HALF_TINY if tiny else _HALF_SMALL)
     return name, {}
 
 
