@@ -72,6 +72,8 @@ CASES = [  # (strategy, params, M, N, K, dtype)
      1000, "float32"),
     ("register_blocked", {}, 300, 257, 33, "float32"),
     ("register_blocked", dict(bm=64, bn=64, bk=16, tm=4, tn=4), 129, 127, 31, "float64"),
+    # mma_half_split_k on zero-padded copies of unaligned operands (sixteenth session): odd K and N
+    ("mma_half_split_k", {}, 300, 257, 2049, "float16"),
 ]
 
 

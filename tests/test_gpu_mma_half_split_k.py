@@ -83,3 +83,19 @@ def test_calls_it_cannot_take_go_to_mma_half(rng):
         <= numerics.half_bound("float16", 4000)
     with pytest.raises(ValueError, match="mma_half_split_k"):
         tm.matmul(da, db, NAME, out_dtype=np.float32)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_unaligned_long_k_runs_on_padded_copies(dtype, rng):
+    """Where A's or B's rows are not 16-byte aligned and K is long (MmaHalfSplitKConfig.pads), the
+    launch copies both into zero-padded rows: right against float64 on an odd K, an odd N and both,
+    bit-identical run to run, NaN and Inf where cuBLAS has them."""
+    cfg = ENTRY.make_config()
+    shapes = [(261, 473, 14735), (300, 257, 2049), (1000, 1000, 1031), (64, 129, 16385)]
+    assert all(cfg.pads(M, N, K, 0) for M, N, K in shapes)
+    failures: list[str] = []
+    _compare(NAME, {}, dtype, shapes, rng, failures)
+    assert not failures, "\n".join(failures)
+    k = tm.kernel(NAME)
+    check_repeats_bit_identical(k, 300, 257, 2049, dtype, rng)
+    check_nonfinite_like_cublas(lambda a, b, out: k(a, b, out=out), dtype, [(300, 257, 2049)], (64, 129, 16385), rng)

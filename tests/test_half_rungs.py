@@ -15,6 +15,8 @@ from tiled_matmul.dtypes import FLOAT16, FLOAT32
 from tiled_matmul.epilogue import ExSpec
 from tiled_matmul.render import render
 
+from .conftest import HAS_NVCC
+
 HALF_RUNGS = ("mma_half_split_k", "gemv_xb_half", "gemv_ax_half", "gemv_ax_mma")
 
 
@@ -148,3 +150,33 @@ def test_a_launch_allocates_float_partials(monkeypatch):
     cfg.launch(Kernel(), Ptr(0x1000), Ptr(0x2000), Ptr(0x3000), 64, 64, 65536, 3, Ptr(0).data)
     assert [c[0] for c in calls] == ["alloc", "main", "reduce"]
     assert calls[0][1] == 16 * 64 * 64 * 4 and calls[1][1] == (1, 1, 16) and calls[2][2] == (16,)
+
+
+def test_split_pads_unaligned_long_k_only():
+    """mma_half_split_k runs on zero-padded copies where A's or B's rows are not 16-byte aligned,
+    K is long and the product big enough for the copies to pay (PAD_MIN_K, PAD_MIN_FLOP)."""
+    from tiled_matmul import pad
+    from tiled_matmul.strategies.mma_half_split_k import MmaHalfSplitKConfig
+
+    cfg = MmaHalfSplitKConfig()
+    assert cfg.pads(261, 473, 14735, 0) and cfg.pads(1000, 1000, 1031, 2) and cfg.pads(300, 264, 2048, 1)
+    assert not cfg.pads(261, 480, 14736, 3)  # aligned
+    assert not cfg.pads(41, 59, 834, 0)  # short K
+    assert not cfg.pads(46, 1100, 2429, 0)  # under PAD_MIN_FLOP
+    assert (pad.padded(473, 2), pad.padded(14736, 2), pad.padded(3, 4), pad.padded(5, 8)) == (480, 14736, 4, 6)
+    with pytest.raises(ValueError, match="cannot pad"):
+        pad.pad_into(0, 0, 4, 5, 4, 6, 2, None)
+
+
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile the padding copies offline")
+def test_padding_copies_compile(tmp_path):
+    import subprocess
+
+    from tiled_matmul import pad
+
+    src = tmp_path / "pad.cu"
+    src.write_text(pad._SOURCE)
+    run = subprocess.run(["nvcc", "-cubin", "-arch=sm_90", "-std=c++17", "-Xptxas", "-v", "-o", str(tmp_path / "pad.cubin"),
+                          str(src)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.count("Compiling entry function") == 6 and "spill stores" in run.stderr

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from .. import pad
 from ..configs import CappedSplitK
 from ..strategy import Strategy
 from .mma_half import MmaHalfConfig
@@ -31,6 +32,14 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
 
     STRATEGY: ClassVar[str] = "mma_half_split_k"
     EXTRAS: ClassVar[frozenset[str]] = frozenset()
+    #: a product whose A or B rows are not 16-byte aligned (an odd K or N: the kernel's element
+    #: loads, eight per 16 bytes) runs on zero-padded copies of both (tiled_matmul.pad) from this
+    #: K and PAD_MIN_FLOP on: on the H100 (scripts/variants_s16/probe_pad.py, float16) the aligned
+    #: kernel on the padded shape ran 261x473x14735 in 41.8 us against 123.9 unpadded (cuBLAS 56.1),
+    #: 92x281x16065 18.6 against 46.3, 1092x285x6374 45.2 against 111.9, 590x749x1252 27.9 against
+    #: 50.9; the copies move A and B twice (read, write) and cost three launches
+    PAD_MIN_K: ClassVar[int] = 1024
+    PAD_MIN_FLOP: ClassVar[int] = 2**28
     bm: int = 64
     bn: int = 64
     bk: int = 32
@@ -40,6 +49,38 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
     group_m: int = 8
     min_blocks: int = 3
     split_k: int = 8
+
+
+    def pads(self, M: int, N: int, K: int, flags: int) -> bool:
+        """Whether a launch runs on padded copies of A and B (see PAD_MIN_K)."""
+        return flags & 3 != 3 and K >= self.PAD_MIN_K and 2 * M * N * K >= self.PAD_MIN_FLOP
+
+    def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
+               stream: Any) -> None:
+        """CappedSplitK's launch; where :meth:`pads`, on A and B copied into zero-padded rows of
+        16 bytes (K and N rounded up) and into a padded C, whose columns are then copied into C.
+        The padded product sums the same terms (and zeros past K) in a fixed order: bit-identical
+        from run to run, though its slice bounds, cut from the padded K, may differ from an
+        unpadded launch's."""
+        if not self.pads(M, N, K, flags):
+            return super().launch(kernel, A, B, C, M, N, K, flags, stream)
+        import cupy
+
+        isz = C.itemsize  # 2: this rung's C is of the inputs' 16-bit type
+        Kp, Np = pad.padded(K, isz), pad.padded(N, isz)
+        with stream:  # the pool hands these out again only after work queued later on `stream`
+            a, b, c = (_Mem(cupy.cuda.alloc(n * isz), isz) for n in (M * Kp, Kp * Np, M * Np))
+        pad.pad_into(A.data.ptr, a.data.ptr, M, K, M, Kp, isz, stream)
+        pad.pad_into(B.data.ptr, b.data.ptr, K, N, Kp, Np, isz, stream)
+        super().launch(kernel, a, b, c, M, Np, Kp, flags | 3, stream)
+        pad.unpad_into(c.data.ptr, C.data.ptr, M, N, Np, isz, stream)
+
+
+class _Mem:
+    """A device allocation as a launch reads an operand: `.data.ptr` and `.itemsize`."""
+
+    def __init__(self, mem: Any, itemsize: int):
+        self.data, self.itemsize = mem, itemsize
 
 
 STRATEGY = Strategy.of(
