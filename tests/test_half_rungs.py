@@ -163,6 +163,7 @@ def test_split_pads_unaligned_long_k_only():
     assert not cfg.pads(261, 480, 14736, 3)  # aligned
     assert not cfg.pads(41, 59, 834, 0)  # short K
     assert not cfg.pads(46, 1100, 2429, 0)  # under PAD_MIN_FLOP
+    assert not cfg.pads(64, 64, 2**22 + 1, 0)  # the copies would pass PAD_MAX_BYTES (512 MiB of A alone)
     assert (pad.padded(473, 2), pad.padded(14736, 2), pad.padded(3, 4), pad.padded(5, 8)) == (480, 14736, 4, 6)
     with pytest.raises(ValueError, match="cannot pad"):
         pad.pad_into(0, 0, 4, 5, 4, 6, 2, None)

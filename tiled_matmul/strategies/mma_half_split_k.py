@@ -40,6 +40,9 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
     #: 50.9; the copies move A and B twice (read, write) and cost three launches
     PAD_MIN_K: ClassVar[int] = 1024
     PAD_MIN_FLOP: ClassVar[int] = 2**28
+    #: ... and while the padded copies of A, B and C (allocated per launch, freed after it) stay
+    #: within this many bytes
+    PAD_MAX_BYTES: ClassVar[int] = 512 * 2**20
     bm: int = 64
     bn: int = 64
     bk: int = 32
@@ -52,8 +55,11 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
 
 
     def pads(self, M: int, N: int, K: int, flags: int) -> bool:
-        """Whether a launch runs on padded copies of A and B (see PAD_MIN_K)."""
-        return flags & 3 != 3 and K >= self.PAD_MIN_K and 2 * M * N * K >= self.PAD_MIN_FLOP
+        """Whether a launch runs on padded copies of A and B (see PAD_MIN_K and PAD_MAX_BYTES)."""
+        if flags & 3 == 3 or K < self.PAD_MIN_K or 2 * M * N * K < self.PAD_MIN_FLOP:
+            return False
+        Kp, Np = pad.padded(K, 2), pad.padded(N, 2)
+        return (M * Kp + Kp * Np + M * Np) * 2 <= self.PAD_MAX_BYTES
 
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
                stream: Any) -> None:
