@@ -1,6 +1,7 @@
-"""Copies of a row-major matrix into rows padded to 16 bytes, and back: for a rung whose kernels
-read unaligned rows element by element (mma_half_split_k's 16-bit operands with an odd K or N:
-eight 2-byte loads where an aligned row takes one 16-byte copy).
+"""Copies of a row-major matrix into rows padded to 16 bytes, and back: for the TMA rungs, which
+cannot address unaligned rows (wgmma_tma.addressable), and for a rung whose kernels read them
+element by element (mma_half_split_k's 16-bit operands with an odd K or N: eight 2-byte loads
+where an aligned row takes one 16-byte copy).
 
 A padded copy holds zeros past the matrix (its columns to the padded width, its rows to the
 padded height), so a product over the padded K sums the same terms: zero times zero past K, never
