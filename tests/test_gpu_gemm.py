@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tiled_matmul as tm
-from tiled_matmul import execute
+from tiled_matmul import execute, heuristic
 
 from .conftest import GENERAL, poisoned
 
@@ -259,27 +259,27 @@ def test_both_column_major_read_in_place(dtype, rng, monkeypatch):
 #: and 64 x 64 tiles, dmma's (misaligned-operand kernel) 32 x 32 and 128 x 64 tiles, mma_half's 32 x 32
 #: and 64 x 64 tiles (16-bit and float32 C); against N that is not a multiple of 4 (float32), 2
 #: (float64) or 8 (float16)
-STAGED = [("warp_tiled", "_SMALL", "float32"), ("warp_tiled", "_SMALL32", "float32"),
-          ("warp_tiled", "_SMALL", "float64"), ("split_k", "_SPLIT_SMALL", "float32"),
-          ("register_blocked", "default", "float32"), ("register_blocked", "64x64", "float64"),
-          ("dmma", "dmma32", "float64"), ("dmma", "dmma128x64", "float64"),
-          ("mma_half", "_HALF_TINY", "float16"), ("mma_half", "_HALF_SMALL", "float16")]
+STAGED = {
+    "warp_tiled-small-float32": ("warp_tiled", heuristic._SMALL, "float32"),
+    "warp_tiled-small32-float32": ("warp_tiled", heuristic._SMALL32, "float32"),
+    "warp_tiled-small-float64": ("warp_tiled", heuristic._SMALL, "float64"),
+    "split_k-small-float32": ("split_k", dict(heuristic._SPLIT_SMALL, split_k=4), "float32"),
+    "register_blocked-default-float32": ("register_blocked", {}, "float32"),
+    "register_blocked-64x64-float64": ("register_blocked", dict(bm=64, bn=64, bk=16, tm=4, tn=4), "float64"),
+    "dmma-32x32-float64": ("dmma", dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2), "float64"),
+    "dmma-128x64-float64": ("dmma", dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2), "float64"),
+    "mma_half-tiny-float16": ("mma_half", heuristic._HALF_TINY, "float16"),
+    "mma_half-small-float16": ("mma_half", heuristic._HALF_SMALL, "float16"),
+}
 
 
-@pytest.mark.parametrize("name,params,dtype", STAGED, ids=[f"{n}-{p}-{d}" for n, p, d in STAGED])
+@pytest.mark.parametrize("name,params,dtype", STAGED.values(), ids=STAGED.keys())
 def test_staged_store_of_unaligned_rows(name, params, dtype, rng):
     """Plain products, a fused epilogue (alpha, beta, column bias, activation), a batch and NaN/Inf
     from A, on shapes whose C rows are not 16-byte aligned, ragged tiles included."""
     import cupy as cp
 
-    from tiled_matmul import heuristic
-
-    named = {"default": {}, "64x64": dict(bm=64, bn=64, bk=16, tm=4, tn=4),
-             "dmma32": dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
-             "dmma128x64": dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2)}
-    p = dict(named[params]) if params in named else dict(getattr(heuristic, params))
-    p.update({"split_k": 4} if name == "split_k" else {})
-    k = tm.kernel(name, **p)
+    k = tm.kernel(name, **params)
     for M, N, K in [(1, 1, 1), (7, 33, 5), (129, 127, 31), (1000, 250, 8), (16068, 50, 8), (65, 129, 1),
                     (33, 3, 300), (200, 1001, 64)]:
         a, b = _rand(rng, (M, K), dtype), _rand(rng, (K, N), dtype)

@@ -53,7 +53,6 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
     min_blocks: int = 3
     split_k: int = 8
 
-
     def pads(self, M: int, N: int, K: int, flags: int) -> bool:
         """Whether a launch runs on padded copies of A and B (see PAD_MIN_K and PAD_MAX_BYTES)."""
         if flags & 3 == 3 or K < self.PAD_MIN_K or 2 * M * N * K < self.PAD_MIN_FLOP:
