@@ -392,7 +392,7 @@ def candidates_table(m: dict[str, Any]):
         t.add_row("–" if r["rank"] is None else str(r["rank"]), r["strategy"], own, r["precision"],
                   f"{r['predicted_ms']:.4f}", f"{r['tflops']:.1f}", r["bound"], f"{r['efficiency']:.2f}{src}",
                   measured, "◀ auto" if r["picked"] else "")
-    t.caption = ("predicted = launches + reduction + waves × max(compute / efficiency, memory / efficiency); "
+    t.caption = ("predicted = launches + reduction + rounds + waves × max(compute / efficiency, memory / efficiency); "
                  "efficiency m: measured by the tuner for this config, ms: for its strategy, else the default")
     return t
 

@@ -5,7 +5,7 @@ candidate (the tunable strategies' default configs and search spaces in each mod
 allows, split-K variants of the split-K rungs, and the hand heuristic's own pick) with a
 :class:`Prediction`, fastest first. A candidate's time is
 
-    launches + reduction + Q * max(compute / compute efficiency, memory / memory efficiency)
+    launches + reduction + rounds + Q * max(compute / compute efficiency, memory / memory efficiency)
 
 * ``compute``: the FLOPs of its padded tiles at the peak of its rung (:data:`PEAKS`: SIMT FP32
   or FP64, FP64 or TF32 tensor cores; a tf32x3 product is three TF32 MMAs; the GEMV rungs at
@@ -26,6 +26,9 @@ allows, split-K variants of the split-K rungs, and the hand heuristic's own pick
   :data:`MEMORY_EFFICIENCY`, calibrated on the H100 timings of ``benchmarks/RESULTS.md``.
 * **launches**: :data:`LAUNCH_US` each; a split-K config adds a second launch and the
   reduction's traffic (reading the workspace, writing C).
+* **rounds**: :data:`ROUND_US` for each round of blocks the busiest SM runs (cdiv(blocks on it,
+  blocks it holds)): what a block spends besides its K loop (its first loads' trip from memory,
+  its pipeline filling, its tile's store draining), which no efficiency covers where K is short.
 
 A new strategy plugs in by declaring, on its Config class, ``COST_UNIT`` (a key of
 :data:`PEAKS`; default: TF32 tensor cores for TENSOR_CORES configs, else SIMT of the dtype),
@@ -35,9 +38,8 @@ A new strategy plugs in by declaring, on its Config class, ``COST_UNIT`` (a key 
 Pure arithmetic, no GPU and no compiler needed: registers are estimated from the config's
 ``__launch_bounds__`` promise (``min_blocks``) or its per-thread outputs, not compiled.
 
->>> best = rank(4096, 4096, 4096)[0]
->>> best.strategy, best.bound
-('wgmma', 'compute')
+>>> rank(4096, 4096, 4096)[0].strategy
+'wgmma_tma_tf32'
 >>> rank(1, 8192, 8192)[0].strategy
 'gemv_xb'
 """
@@ -86,6 +88,13 @@ L2_GBS = 5500.0
 #: kernels of benchmarks/results/h100/bench.md (256^3: split_k 9.9 us for two launches, smem_tiled
 #: 15.6 us) and the ~10 us of a cached call in RESULTS.md "Host overhead" put it at a few us
 LAUNCH_US = 3.0
+#: fixed cost of one round of resident blocks, in microseconds (:func:`predict`'s ``rounds_ms``).
+#: Fitted on the H100 (scripts/variants_s17/probe_sweep.py shortk, 49 float64 shapes at K = 1..256
+#: on every dmma config and two SIMT tiles): without it the model sent K <= 32 to dmma's 32 x 32
+#: tile, three rounds deep, where 64 x 64 tiles in one round ran 1.3-1.4x faster (4447x127x15:
+#: 10.8 against 7.7 us); its first pick came within 10% of the fastest on 33 of the 49 shapes,
+#: with it on 43 (0.5 us: 41; 1.0-3.0 us: 43-44); the split sweeps' picks did not move
+ROUND_US = 1.5
 #: bytes of one DRAM/L2 sector: a tile row narrower than this still moves a whole sector
 SECTOR_BYTES = 32
 #: share of the SIMT peak a rung's inner loop can reach where it issues about one load per FMA or
@@ -319,7 +328,7 @@ class Prediction:
     strategy: str
     params: dict = field(hash=False)
     precision: str
-    #: predicted: launches + reduction + Q * max(compute / compute efficiency, memory / memory efficiency)
+    #: predicted: launches + reduction + rounds + Q * max(compute / compute efficiency, memory / memory efficiency)
     ms: float
     #: the same at efficiency 1 (every term at its peak)
     ideal_ms: float
@@ -344,6 +353,8 @@ class Prediction:
     #: the term the efficiency applies to (the larger of compute and memory after efficiencies)
     term: str
     flops: int
+    #: the rounds of resident blocks on the busiest SM at ROUND_US each
+    rounds_ms: float = 0.0
 
     @property
     def tflops(self) -> float:
@@ -364,8 +375,8 @@ class Prediction:
 
     def efficiency_of(self, measured_ms: float) -> "tuple[str, float] | None":
         """(term, efficiency) a measurement of this candidate shows: the bounding term's ideal
-        time (Q x compute, or Q x memory) over the measured time less the launches and the
-        reduction. None when the measurement is too short to say (under
+        time (Q x compute, or Q x memory) over the measured time less the launches, the
+        reduction and the rounds. None when the measurement is too short to say (under
         MIN_LAUNCHES_FOR_EFFICIENCY launches, or not longer than the fixed part).
 
         >>> from tiled_matmul.strategies.wgmma import WgmmaConfig
@@ -374,7 +385,7 @@ class Prediction:
         >>> term, round(e, 2)
         ('compute', 0.41)
         """
-        fixed = self.launch_ms + self.reduce_ms
+        fixed = self.launch_ms + self.reduce_ms + self.rounds_ms
         if measured_ms < MIN_LAUNCHES_FOR_EFFICIENCY * LAUNCH_US * 1e-3 or measured_ms <= fixed:
             return None
         ideal = self.compute_ms if self.term == "compute" else self.memory_ms
@@ -406,7 +417,7 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     >>> from tiled_matmul.strategies.wgmma import WgmmaConfig
     >>> p = predict(WgmmaConfig(), 4096, 4096, 4096)
     >>> p.bound, round(p.tflops)
-    ('compute', 69)
+    ('compute', 68)
     """
     dt = as_dtype(dtype)
     limits = device_limits(device)
@@ -460,15 +471,18 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     out_bytes = reduced(M, N, K, limits, dt) if callable(reduced) else t["output_bytes"]
     reduce = (workspace + out_bytes) / (DRAM_GBS * f * 1e9) * 1e3 if workspace else 0.0
     launch = launches * LAUNCH_US * 1e-3
-    if launch + reduce >= body_real:
+    # the busiest SM's rounds of resident blocks, each paying a block's fixed part once
+    rounds = cdiv(cdiv(blocks, limits.sm_count), per_sm) * ROUND_US * 1e-3 if blocks else 0.0
+    if launch + reduce + rounds >= body_real:
         bound = "launch"
     elif q >= WAVES_BOUND:
         bound = "waves"
     else:
         bound = term
-    return Prediction(cfg.STRATEGY, cfg.params(), cfg.precision, launch + reduce + body_real, launch + reduce + body,
+    fixed = launch + reduce + rounds
+    return Prediction(cfg.STRATEGY, cfg.params(), cfg.precision, fixed + body_real, fixed + body,
                       body, launch, reduce, compute, dram, l2, memory, q, blocks, per_sm, launches, ec, em, source, bound,
-                      term, 2 * M * N * K)
+                      term, 2 * M * N * K, rounds)
 
 
 def _efficiency_for(cfg: Config, dt: DType, term: str, measured: "Mapping[str, float] | None") -> tuple[float, str]:
@@ -600,7 +614,7 @@ def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto"
     return _best_cached(int(M), int(N), int(K), as_dtype(dtype), precision, device_limits(device), items)
 
 
-__all__ = ["clear_cache", "PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",
+__all__ = ["clear_cache", "PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "ROUND_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",
            "rank", "best", "candidate_configs", "wave_factor", "blocks_per_sm", "estimated_registers",
            "efficiency_keys", "efficiency", "default_efficiency", "peak_tflops", "launch_grid", "scale", "unit",
            "MEMORY_EFFICIENCY", "TERMS", "skinny_fits"]
