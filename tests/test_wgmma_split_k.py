@@ -191,27 +191,29 @@ def test_launch_past_the_cap_writes_c_directly(monkeypatch):
 @pytest.mark.parametrize(
     "shape,picked",
     [((64, 64, 65536), dict(bm=64, bn=64, split_k=128)),       # one tile: as many slices as allowed
-     ((256, 256, 131072), dict(bm=128, bn=128, split_k=64)),   # 4 big tiles x 64 slices: 2 waves
-     ((32, 1024, 32768), dict(bm=64, bn=128, split_k=32)),     # 64 rows waste half either way
-     ((1024, 32, 32768), dict(bm=64, bn=64, split_k=16)),      # 64 columns waste half; 128 three quarters
-     ((512, 512, 512), dict(bm=64, bn=64, split_k=4)),         # slices of K/4 = 128: 64 tiles x 4
-     ((640, 640, 640), dict(bm=64, bn=128, split_k=4)),        # 160 deep: 50 tiles x 4, 64 x 64 ties
+     ((256, 256, 131072), dict(bm=128, bn=128, split_k=32)),   # 4 big tiles x 32 slices: one per SM
+     ((32, 1024, 32768), dict(bm=64, bn=128, split_k=16)),     # 64 rows waste half either way
+     ((1024, 32, 32768), dict(bm=64, bn=64, split_k=8)),       # 64 columns waste half; 128 three quarters
+     ((512, 512, 512), dict(bm=128, bn=128, split_k=8)),       # 64 deep: 16 tiles x 8, the three tie
+     ((640, 640, 640), dict(bm=64, bn=64, split_k=2)),         # 100 tiles x 2: only 64 x 64 covers every SM
      ((256, 256, 256), dict(bm=64, bn=64, split_k=4)),         # 64 deep, the shallowest
-     ((300, 300, 2000), dict(bm=64, bn=64, split_k=4))],
+     ((41, 59, 2048), dict(bm=64, bn=64, split_k=32)),         # one tile, 64 deep
+     ((300, 300, 2000), dict(bm=64, bn=128, split_k=8))],
 )
 def test_recommend_picks_wgmma_split_k_below_a_wave_of_tiles(shape, picked):
     from tiled_matmul.device import H100_LIMITS
-    from tiled_matmul.heuristic import recommend
+    from tiled_matmul.heuristic import WG_MAX_SLICES, WG_SPLIT_MIN_SLICE, recommend
 
     M, N, K = shape
     name, params = recommend(*shape, sms=132)
     assert name == "wgmma_split_k" and {k: params[k] for k in picked} == picked, params
     cfg = ENTRY.make_config(**params).validate(H100_LIMITS, "float32")
     tiles, _, slices = cfg.grid(M, N)
-    depth = max(64, min(256, K // 4))  # 256 deep, or K/4 (>= 64) for a short K
-    assert slices == cfg.split_k and K // slices >= depth
-    # one wave of blocks, unless the slice count or depth ran out first
-    assert tiles * slices >= 132 or slices == cfg.MAX_SPLIT or K // (2 * slices) < depth
+    assert slices == cfg.split_k and (K // slices >= WG_SPLIT_MIN_SLICE or slices == 2)
+    # within one block per SM (two slices at least), and one more doubling would leave it or cut
+    # slices under the shallowest
+    assert tiles * slices <= 132 or slices == 2
+    assert tiles * slices * 2 > 132 or slices == WG_MAX_SLICES or K // (2 * slices) < WG_SPLIT_MIN_SLICE
 
 
 def test_recommend_keeps_wgmma_split_k_to_its_domain():
@@ -231,8 +233,8 @@ def test_recommend_keeps_wgmma_split_k_to_its_domain():
 def test_recommend_sizes_the_split_to_the_sms_it_is_given():
     from tiled_matmul.heuristic import recommend
 
-    assert recommend(1024, 32, 32768, sms=132)[1]["split_k"] == 16  # 16 tiles x 16 = 256 blocks
-    assert recommend(1024, 32, 32768, sms=66)[1]["split_k"] == 8
+    assert recommend(1024, 32, 32768, sms=132)[1]["split_k"] == 8  # 16 tiles x 8 = 128 blocks
+    assert recommend(1024, 32, 32768, sms=66)[1]["split_k"] == 4
     assert recommend(1024, 32, 32768, sms=32)[1]["split_k"] == 2
     assert recommend(1024, 32, 32768, sms=16)[0] == "wgmma"  # 16 tiles fill 16 SMs
 

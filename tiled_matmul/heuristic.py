@@ -28,10 +28,9 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   of that wave where M and N span more than two tiles; 64 x 128 tiles from 3/4 of a wave of those
   where they fill their waves as well as 64 x 64 tiles do (1024^3 1.43, 128x8192x8192 1.13), 64 x 64
   tiles from one wave of those (16384x64x4096 1.24); below that,
-  for K >= 256 and min(M, N) > 8, wgmma_split_k: K slices (>= 256 deep, or K/4 >= 64 for a
-  shorter K) on the 64 x 64, 64 x 128
-  or 128 x 128 tile that keeps the most of the GPU busy on useful work (tiles x slices reaching
-  one wave where the slice depth allows; ties to the bigger tile), where the FFMA rungs below
+  for K >= 256 and min(M, N) > 8, wgmma_split_k: K slices (>= 64 deep, as many as keep tiles x
+  slices within one block per SM) on the 64 x 64, 64 x 128
+  or 128 x 128 tile that keeps the most of the GPU busy on useful work (ties to the bigger tile), where the FFMA rungs below
   reached 0.18-0.77 (64x64x65536 0.18, 256x256x131072 0.50, 32x1024x32768 0.58, 512^3 and
   640^3 on warp_tiled) and split 64 x 64 tiles ran 1.1-1.2x at 256^3-640^3; GEMV-like shapes
   (M or N <= 8) keep to the rules below;
@@ -190,43 +189,54 @@ MAX_SLICES = 64
 WG_MAX_SLICES = 128
 
 
-def _slices(tiles: int, K: int, target: int, most: int = 16, depth: int = 256) -> int:
-    """Power-of-two slice count (2..most) reaching `target` blocks, slices >= `depth` deep."""
+def _slices(tiles: int, K: int, target: int, most: int = 16, depth: int = 256, cap: bool = False) -> int:
+    """Power-of-two slice count (2..most), slices >= `depth` deep: the first that reaches `target`
+    blocks, or with `cap` the last that stays within `target` blocks."""
     split = 2
-    while split < most and tiles * split < target and K // (split * 2) >= depth:
+    while (split < most and K // (split * 2) >= depth
+           and (tiles * split * 2 <= target if cap else tiles * split < target)):
         split *= 2
     return split
 
 
 def _split_tile(M: int, N: int, K: int, sms: int, tiles_: tuple, depth: int,
-                most: int = MAX_SLICES) -> dict[str, int]:
+                most: int = MAX_SLICES, cap: bool = False) -> dict[str, int]:
     """A split-K rung's params for a C too small to fill `sms` SMs with its tiles: for each tile of
-    `tiles_` (bigger first), the power-of-two slice count that reaches one block per SM (up to
-    `most`, slices >= `depth` deep); then the tile whose blocks cover the most SMs with useful
-    work, i.e. the largest (M*N / area of its tiles) x min(1, blocks / sms), ties to the bigger tile."""
+    `tiles_` (bigger first), the power-of-two slice count that reaches one block per SM (with
+    `cap`: the most slices that stay within one block per SM), up to `most`, slices >= `depth`
+    deep; then the tile whose blocks cover the most SMs with useful work, i.e. the largest
+    (M*N / area of its tiles) x min(1, blocks / sms), ties to the bigger tile."""
     best, best_score = None, -1.0
     for tile in tiles_:
         tiles = cdiv(M, tile["bm"]) * cdiv(N, tile["bn"])
-        split = _slices(tiles, K, sms, most, depth)
+        split = _slices(tiles, K, sms, most, depth, cap)
         score = M * N / (tiles * tile["bm"] * tile["bn"]) * min(1.0, tiles * split / sms)
         if score > best_score + 1e-9:
             best, best_score = dict(tile, split_k=split), score
     return best
 
 
-def _wgmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
+def _wgmma_split(M: int, N: int, K: int, sms: int, skinny: bool = False) -> dict[str, int]:
     """wgmma_split_k's params for a C of fewer than `sms` 64 x 64 tiles (:func:`_split_tile` over
-    its 128 x 128, 64 x 128 and 64 x 64 tiles, up to WG_MAX_SLICES). Slices are at least 256 deep,
-    or K/4 for a shorter K, but never under WG_SPLIT_MIN_SLICE: a short K is cut in up to 4 (the
-    small cubes' best), a long one into slices deep enough to fill a block's pipeline.
+    its 128 x 128, 64 x 128 and 64 x 64 tiles, up to WG_MAX_SLICES): as many slices as stay within
+    one block per SM, each at least WG_SPLIT_MIN_SLICE deep. A `skinny` C (M or N <= GEMV_MAX, on
+    the tensor cores only when a precision asks for them) streams an operand: its slices are
+    256 deep, or K/4 (>= WG_SPLIT_MIN_SLICE) for a shorter K, and reach one block per SM.
+
+    On the H100 (scripts/variants_s17/probe_sweep.py split, 24 outputs of 41x59 to 256x256 at
+    K = 512..32768, every tile at 2..128 slices) this rule's pick came within 10% of the fastest
+    on 21 (geometric mean 1.04x the fastest), the earlier one, slices 256 deep or K/4 and blocks
+    until one per SM, on 6 (1.25x: 41x59x2048 14.8 us in 8 slices against 9.4 in 32,
+    92x281x32768 100 us in 16 slices of 64 x 64 against 81 in 32 of 128 x 128).
 
     >>> _wgmma_split(256, 256, 256, 132)
     {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 4}
-    >>> _wgmma_split(640, 640, 640, 132)
-    {'bm': 64, 'bn': 128, 'stages': 6, 'min_blocks': 1, 'split_k': 4}
+    >>> _wgmma_split(41, 59, 8192, 132)
+    {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 128}
     """
-    depth = max(WG_SPLIT_MIN_SLICE, min(256, K // 4))
-    return _split_tile(M, N, K, sms, _WG_SPLIT_TILES, depth, WG_MAX_SLICES)
+    if skinny and min(M, N) <= GEMV_MAX:
+        return _split_tile(M, N, K, sms, _WG_SPLIT_TILES, max(WG_SPLIT_MIN_SLICE, min(256, K // 4)), WG_MAX_SLICES)
+    return _split_tile(M, N, K, sms, _WG_SPLIT_TILES, WG_SPLIT_MIN_SLICE, WG_MAX_SLICES, cap=True)
 
 
 def _dmma_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
@@ -259,7 +269,7 @@ def _wgmma_pick(M: int, N: int, K: int, sms: int, skinny: bool = False) -> "tupl
     if cdiv(M, 64) * cdiv(N, 64) >= sms:
         return "wgmma", dict(_WG_NARROW)
     if K >= WG_SPLIT_MIN_K and (skinny or min(M, N) > 8):
-        return "wgmma_split_k", _wgmma_split(M, N, K, sms)
+        return "wgmma_split_k", _wgmma_split(M, N, K, sms, skinny)
     return None
 
 
@@ -623,9 +633,9 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(1024, 1024, 128, "float64")[0]  # ... too short to slice: FFMA rules
     'warp_tiled'
     >>> recommend(256, 256, 65536)
-    ('wgmma_split_k', {'bm': 128, 'bn': 128, 'stages': 3, 'min_blocks': 1, 'split_k': 64})
+    ('wgmma_split_k', {'bm': 128, 'bn': 128, 'stages': 3, 'min_blocks': 1, 'split_k': 32})
     >>> recommend(512, 512, 512)
-    ('wgmma_split_k', {'bm': 64, 'bn': 64, 'stages': 4, 'min_blocks': 2, 'split_k': 4})
+    ('wgmma_split_k', {'bm': 128, 'bn': 128, 'stages': 3, 'min_blocks': 1, 'split_k': 8})
     >>> recommend(256, 256, 65536, wgmma=False)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     >>> recommend(1, 8192, 8192)
