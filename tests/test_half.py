@@ -72,7 +72,10 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(1000, 1000, 4096, "float16", 132) == narrow  # 256 64 x 64 tiles
     assert heuristic.half_pick(1265, 51, 137, "float16", 132)[0] == "mma_half"  # C padded, short K
     assert heuristic.half_pick(12399, 18, 89, "bfloat16", 132)[0] == "mma_half"  # ... even over half a wave
-    assert heuristic.half_pick(1265, 56, 137, "float16", 132) == narrow  # no padding
+    # no padding, but a short K on few tiles: the 32 x 32 tile, not TMA's fixed part
+    assert heuristic.half_pick(1265, 56, 137, "float16", 132) == ("mma_half", heuristic._HALF_TINY)
+    assert heuristic.half_pick(16, 664, 4, "bfloat16", 132) == ("mma_half", heuristic._HALF_TINY)
+    assert heuristic.half_pick(1000, 2000, 64, "float16", 132) == narrow  # 512 64 x 64 tiles
     assert heuristic.half_pick(4096, 4096, 4096, "bfloat16", 132, tma=False)[0] == "mma_half"
     assert heuristic.half_pick(1, 8192, 8192, "bfloat16", 132)[0] == "gemv_xb_half"  # a plain x·B
     assert heuristic.half_pick(1, 8192, 8192, "bfloat16", 132, tma=False)[0] == "mma_half"

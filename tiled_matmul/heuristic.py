@@ -558,7 +558,14 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     if (plain and split_entry is not None and split_entry.supports(dt)
             and (K >= HALF_SPLIT_MIN_K and tiles64 < sms or K >= HALF_TMA_MIN_K and tiles64 < HALF_SPLIT_FEW_TILES)):
         return "mma_half_split_k", _half_split(M, N, K, sms)
-    if tma:
+    # a short K on few tiles, or on tiles mostly padding: mma_half's 32 x 32 tile (below), not
+    # wgmma_tma, whose fixed part was the time there on the H100 (scripts/variants_s17/probe_sweep.py
+    # halfsmall, probe_picks.py; float16, us): 16x664x4 8.6 against 5.2, 2x2408x6 9.1 against 5.3,
+    # 3609x8x43 10.3 against 5.9; M = 9..128 x N = 664..8192 at K = 4..132 1.2-1.8x slower. With more
+    # tiles it stays: 1000x2000x64 7.4 against 64 x 64 tiles' 10.0, 2048x1024x128 7.7 against 10.8
+    tiny = plain and K < HALF_TMA_MIN_K and (tiles64 < HALF_TINY_MAX_TILES_PER_SM * sms
+                                             or M * N < SMALL32_FILL * tiles64 * 64 * 64)
+    if tma and not tiny:
         return "wgmma_tma", dict(_HALF_TMA_NARROW)
     for name in HALF_STRATEGIES:
         entry = registry.STRATEGIES.get(name)
@@ -569,9 +576,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     if name == "mma_half":
         if cdiv(M, 128) * cdiv(N, 128) >= sms:
             return name, {}
-        # a plain product here has C's rows to pad and a short K (TMA's copies would be the time)
-        tiny = plain and K < HALF_TMA_MIN_K and (tiles64 < HALF_TINY_MAX_TILES_PER_SM * sms
-                                                 or M * N < SMALL32_FILL * tiles64 * 64 * 64)
+        # a plain product here has a short K, and C's rows to pad (TMA's copies would be the
+        # time) or few tiles
         return name, dict(_HALF_TINY if tiny else _HALF_SMALL)
     return name, {}
 
