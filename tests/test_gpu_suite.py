@@ -26,3 +26,32 @@ def test_auto_is_correct_on_the_suite(cls, shape, dtype):
     assert tm.matmul(a, b, out=out) is out
     report = tm.check(out, a, b)
     assert report.passed, (tm.kernel("auto").resolve(M, N, K, dtype), report)
+
+
+#: shapes off the suite whose picks the seventeenth session's rules moved (scripts/variants_s17/,
+#: benchmarks/RESULTS.md), with the rung `auto` must now run: float32 long-K small outputs on
+#: wgmma_split_k's one-block-per-SM slices, float64 short-K picks of the cost model's rounds term,
+#: 16-bit short-K small outputs on mma_half's 32 x 32 tile
+MOVED = [("float32", (22, 185, 3899), "wgmma_split_k"), ("float32", (94, 50, 6180), "wgmma_split_k"),
+         ("float32", (41, 59, 834), "wgmma_split_k"), ("float64", (4447, 127, 15), "dmma"),
+         ("float64", (263, 867, 1212), "dmma_split_k"), ("float64", (10678, 2, 5), "dmma"),
+         ("float16", (16, 664, 4), "mma_half"), ("bfloat16", (2, 2408, 6), "mma_half"),
+         ("float16", (3609, 8, 43), "mma_half"), ("bfloat16", (48, 1056, 62), "mma_half")]
+
+
+@pytest.mark.parametrize("dtype,shape,rung", MOVED, ids=[f"{d}-{'x'.join(map(str, s))}" for d, s, _ in MOVED])
+def test_auto_is_correct_where_the_session17_rules_moved_it(dtype, shape, rung):
+    import cupy as cp
+    import ml_dtypes
+
+    M, N, K = shape
+    host = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    rng = np.random.default_rng()
+    a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(host))
+    b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(host))
+    out = cp.asarray(np.full((M, N), np.nan, dtype=host))
+    assert tm.matmul(a, b, out=out) is out
+    picked = tm.kernel("auto").kernel_for(M, N, K, dtype)
+    assert picked.strategy.name == rung, picked
+    report = tm.check(out, a, b)
+    assert report.passed, (picked, report)
