@@ -25,6 +25,9 @@ LOWS = {
                 (94, 50, 6180), (7058, 31, 1139)],
     "float32": [(41, 59, 834), (1, 91, 397), (92, 281, 16065), (3114, 291, 3243), (94, 50, 6180)],
 }
+#: the float64 suite's rows under 0.95x cuBLAS (shape_suite_session16.md), run as `... probe_lows.py suite`
+SUITE_LOWS = {"float64": [(5000, 3000, 1000), (1024, 1024, 1024), (768, 768, 768), (128, 8192, 8192),
+                          (256, 256, 131072), (4096, 4096, 4096), (640, 640, 640)]}
 #: the lows of the seventeenth session's first sweeps (seeds 16 and 17), run as `... probe_lows.py new`
 NEW_LOWS = {
     "float32": [(9, 14458, 2306), (5, 822, 10967), (30, 11, 242), (16, 4096, 4096)],
@@ -33,7 +36,7 @@ NEW_LOWS = {
                 (30, 11, 242), (245, 80, 7522), (3519, 29, 204), (16, 4096, 4096), (32, 8192, 4096)],
 }
 EXTRA = {
-    "float64": [("register_blocked", dict(bm=64, bn=64)), ("warp_tiled", {}), ("smem_tiled", {})],
+    "float64": [("dmma_tail", {}), ("dmma_tail", dict(bn=64, wm=64, wn=32, min_blocks=2))],
     "float32": [("register_blocked", dict(bm=64, bn=64)), ("smem_tiled", {})],
     "float16": [("mma_half_split_k", dict(split_k=2)), ("mma_half_split_k", dict(split_k=4)),
                 ("mma_half", {}), ("wgmma_tma", {})],
@@ -88,8 +91,8 @@ def compare(dt, M, N, K, flush):
 
 def main() -> None:
     flush = L2Flusher()
-    lows = NEW_LOWS if sys.argv[1:2] == ["new"] else LOWS
-    for dt in [a for a in sys.argv[1:] if a != "new"] or list(lows):
+    lows = {"new": NEW_LOWS, "suite": SUITE_LOWS}.get(sys.argv[1] if sys.argv[1:] else "", LOWS)
+    for dt in [a for a in sys.argv[1:] if a not in ("new", "suite")] or list(lows):
         for M, N, K in lows[dt]:
             compare(dt, M, N, K, flush)
 
