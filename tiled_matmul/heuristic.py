@@ -29,11 +29,11 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   where they fill their waves as well as 64 x 64 tiles do (1024^3 1.43, 128x8192x8192 1.13), 64 x 64
   tiles from one wave of those (16384x64x4096 1.24); below that,
   for K >= 256 and min(M, N) > 8, wgmma_split_k: K slices (>= 64 deep, as many as keep tiles x
-  slices within one block per SM) on the 64 x 64, 64 x 128
-  or 128 x 128 tile that keeps the most of the GPU busy on useful work (ties to the bigger tile), where the FFMA rungs below
-  reached 0.18-0.77 (64x64x65536 0.18, 256x256x131072 0.50, 32x1024x32768 0.58, 512^3 and
-  640^3 on warp_tiled) and split 64 x 64 tiles ran 1.1-1.2x at 256^3-640^3; GEMV-like shapes
-  (M or N <= 8) keep to the rules below;
+  slices within one block per SM) on the 64 x 64, 64 x 128 or 128 x 128 tile that keeps the most
+  of the GPU busy on useful work (ties to the bigger tile), where the FFMA rungs below reached
+  0.18-0.77 (64x64x65536 0.18, 256x256x131072 0.50, 32x1024x32768 0.58, 512^3 and 640^3 on
+  warp_tiled) and split 64 x 64 tiles ran 1.1-1.2x at 256^3-640^3; GEMV-like shapes (M or N <= 8)
+  keep to the rules below;
 * "tf32x3" or "tf32" asked for by name: those tensor-core rules for every shape, GEMV-like and
   short-K ones included (the narrowest wgmma tile where nothing else applies);
 * on other GPUs with tf32x3 allowed: tensor_core (mma.sync 3xTF32) on 128 x 128 tiles from
