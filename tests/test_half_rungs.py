@@ -169,6 +169,33 @@ def test_split_pads_unaligned_long_k_only():
         pad.pad_into(0, 0, 4, 5, 4, 6, 2, None)
 
 
+def test_padding_copies_count_in_the_traffic_model():
+    """explain's padding_bytes: the TMA rungs copy A (rows of K) and B (rows of N) where those rows
+    are not 16-byte multiples, each read once and written padded; mma_half_split_k where it pads
+    copies A, B and its padded C back too; nothing where rows are aligned or it does not pad."""
+    from tiled_matmul.strategies.mma_half_split_k import MmaHalfSplitKConfig
+    from tiled_matmul.strategies.wgmma_tma import WgmmaTmaConfig
+    from tiled_matmul.strategies.wgmma_tma_tf32 import WgmmaTmaTf32Config
+    from tiled_matmul.tiling import traffic
+
+    tma16 = WgmmaTmaConfig()
+    assert tma16.padding_bytes(4096, 4096, 4096, "float16") == 0
+    # float16 10788 x 370 x 3430: A's rows 6860 bytes -> 3432 elements, B's 740 bytes -> 376
+    assert tma16.padding_bytes(10788, 370, 3430, "float16") == (10788 * (3430 + 3432) + 3430 * (370 + 376)) * 2
+    assert tma16.padding_bytes(100, 370, 4096, "float16") == 4096 * (370 + 376) * 2  # B only
+    assert WgmmaTmaTf32Config().padding_bytes(3001, 2999, 3007, "float32") == (3001 * 6015 + 3007 * 5999) * 4
+    split = MmaHalfSplitKConfig()
+    assert split.padding_bytes(261, 473, 14735, "float16") == (
+        261 * (14735 + 14736) + 14735 * 473 + 14736 * 480 + 261 * (480 + 473)) * 2
+    assert split.padding_bytes(41, 59, 834, "float16") == 0  # short K: no copies
+    assert split.padding_bytes(256, 256, 4096, "float16") == 0  # aligned
+    t = traffic(tma16, 10788, 370, 3430, "float16")
+    assert t["padding_bytes"] == tma16.padding_bytes(10788, 370, 3430, "float16")
+    assert t["intensity"] == pytest.approx(t["flops"] / (t["tiled_bytes"] + t["output_bytes"] + t["padding_bytes"]))
+    from tiled_matmul.strategies.mma_half import MmaHalfConfig
+    assert traffic(MmaHalfConfig(), 10788, 370, 3430, "float16")["padding_bytes"] == 0  # reads rows as they lie
+
+
 @pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile the padding copies offline")
 def test_padding_copies_compile(tmp_path):
     import subprocess

@@ -15,6 +15,9 @@ Traffic model (elements are ``itemsize`` bytes: 4 for float32, 8 for float64):
   from shared memory, so they do not add global reads.
 * ``min_bytes``    = (M·K + K·N)·itemsize: each input read exactly once.
 * ``output_bytes`` = M·N·itemsize, reported separately (every strategy writes C once).
+* ``padding_bytes`` = the reads and writes of copies a launch makes first where rows of A or B are
+  not 16-byte multiples (:meth:`Config.padding_bytes`: the TMA rungs, mma_half_split_k), plain
+  operands at 16-byte-aligned addresses assumed; 0 elsewhere.
 * ``reduction``    = naive_bytes / tiled_bytes.
 
 Example (no GPU needed)::
@@ -418,9 +421,11 @@ def explain_table(m: dict[str, Any]):
     bytes_row("tiled_bytes", "A+B reads of this config (its tiles, padded grid included)")
     bytes_row("min_bytes", "A+B reads if each input were read once (M·K+K·N)")
     bytes_row("output_bytes", "C written once (M·N)")
+    if m.get("padding_bytes"):
+        bytes_row("padding_bytes", "copies into rows padded to 16 bytes before the launch (reads + writes)")
     t.add_row("reduction", f"{m['reduction']:.2f}×", "naive_bytes / tiled_bytes")
     t.add_row("traffic_over_min", f"{m['traffic_over_min']:.2f}×", "tiled_bytes / min_bytes")
-    t.add_row("intensity", f"{m['intensity']:.2f}", "FLOP per byte of this config's traffic (reads, C write, workspace)")
+    t.add_row("intensity", f"{m['intensity']:.2f}", "FLOP per byte of this config's traffic (reads, C write, workspace, padding)")
     t.add_row("reuse_factor", f"{m['reuse_factor']:.2f}", "multiply-adds per element fetched from global memory")
     t.add_section()
     t.add_row("tile (bm×bn, k)", f"{m['tile_mn'][0]}×{m['tile_mn'][1]}, {m['tile_k']}", "C tile per block, K step")

@@ -210,6 +210,12 @@ class Config:
         """K depth of one shared-memory stage (0 for strategies that stage nothing)."""
         return 0
 
+    def padding_bytes(self, M: int, N: int, K: int, dtype: Any = None) -> int:
+        """Bytes a launch's row-padding copies move (reads and writes) for plain row-major operands
+        at 16-byte-aligned addresses, beside the kernel's own traffic: 0 for configs that copy
+        nothing (the TMA rungs and mma_half_split_k override it)."""
+        return 0
+
     def global_reads(self, M: int, N: int, K: int) -> tuple[int, int]:
         """Elements of A and of B this config reads from global memory for an M x N x K product.
 

@@ -453,7 +453,8 @@ def predict(cfg: Config, M: int, N: int, K: int, dtype: Any = "float32",
     # the whole sector (gemv_ax's nt columns of B)
     a_waste = SECTOR_BYTES / min(SECTOR_BYTES, max(1, (cfg.tile_k or K) * isz))
     b_waste = SECTOR_BYTES / min(SECTOR_BYTES, max(1, bn * isz))
-    reads = M * K * isz * a_waste + K * N * isz * b_waste
+    # the padding copies (rows not 16-byte multiples) go through DRAM before the kernel reads
+    reads = M * K * isz * a_waste + K * N * isz * b_waste + t["padding_bytes"]
     writes = workspace if workspace else t["output_bytes"]
     compute = padded_flops / (peak_tflops(cfg, dt, limits) * 1e12) * 1e3
     dram = (reads + writes) / (DRAM_GBS * f * 1e9) * 1e3

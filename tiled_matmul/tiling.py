@@ -27,12 +27,16 @@ def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32",
     A config that stages partial results in a workspace (it has ``workspace_bytes(M, N, dtype,
     K=..., device=...)``, like split-K, whose slice count may depend on K and the GPU's SM count)
     adds that workspace, written once and read once, to the traffic behind ``intensity``; it is
-    reported as ``workspace_bytes``.
+    reported as ``workspace_bytes``. A config whose launch copies operands into padded rows first
+    (``padding_bytes(M, N, K, dtype)``: the TMA rungs, mma_half_split_k) adds those copies' reads
+    and writes, reported as ``padding_bytes``.
     """
     isz = as_dtype(dtype).itemsize
     a_el, b_el = cfg.global_reads(M, N, K)
     ws_fn = getattr(cfg, "workspace_bytes", None)
     workspace = int(ws_fn(M, N, dtype, K=K, device=device)) if callable(ws_fn) else 0
+    pad_fn = getattr(cfg, "padding_bytes", None)
+    padding = int(pad_fn(M, N, K, dtype)) if callable(pad_fn) else 0
     flops = 2 * M * N * K
     naive = 2 * M * N * K * isz
     tiled = (a_el + b_el) * isz
@@ -47,10 +51,12 @@ def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32",
         "min_bytes": minimum,
         "output_bytes": output,
         "workspace_bytes": workspace,
+        "padding_bytes": padding,
         "reduction": naive / tiled if tiled else float("inf"),
         "traffic_over_min": tiled / minimum if minimum else float("inf"),
-        # FLOP per byte of this config's global traffic (A and B reads, the C write, any workspace).
-        "intensity": flops / (tiled + output + 2 * workspace),
+        # FLOP per byte of this config's global traffic (A and B reads, the C write, any workspace
+        # and padding copies).
+        "intensity": flops / (tiled + output + 2 * workspace + padding),
         "intensity_min": flops / (minimum + output),
         # How many multiply-adds use each element fetched from global memory.
         "reuse_factor": flops / (a_el + b_el) if a_el + b_el else float("inf"),

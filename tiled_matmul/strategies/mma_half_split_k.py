@@ -60,6 +60,16 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
         Kp, Np = pad.padded(K, 2), pad.padded(N, 2)
         return (M * Kp + Kp * Np + M * Np) * 2 <= self.PAD_MAX_BYTES
 
+    def padding_bytes(self, M: int, N: int, K: int, dtype: Any = None) -> int:
+        """Where :meth:`pads` (rows of A or B not 16-byte multiples): A and B read once and written
+        padded, the padded C read once and its columns written into C."""
+        isz = self._dtype(dtype).itemsize
+        flags = int(K * isz % pad.ALIGN == 0) | 2 * int(N * isz % pad.ALIGN == 0)
+        if not self.pads(M, N, K, flags):
+            return 0
+        Kp, Np = pad.padded(K, isz), pad.padded(N, isz)
+        return (M * (K + Kp) + K * N + Kp * Np + M * (Np + N)) * isz
+
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
                stream: Any) -> None:
         """CappedSplitK's launch; where :meth:`pads`, on A and B copied into zero-padded rows of

@@ -41,6 +41,18 @@ class TmaWarpSpecialized(Config):
     def block(self) -> tuple[int, int, int]:
         return (self.THREADS, 1, 1)
 
+    def padding_bytes(self, M: int, N: int, K: int, dtype: Any = None) -> int:
+        """A's rows (K elements) and B's (N) where they are not 16-byte multiples are copied into
+        padded rows first (:func:`addressable`): each such operand read once and written padded."""
+        from .. import pad
+
+        isz = self._dtype(dtype).itemsize
+        total = 0
+        for rows, cols in ((M, K), (K, N)):
+            if rows and cols and (cols * isz) % tma.ALIGN:
+                total += rows * (cols + pad.padded(cols, isz)) * isz
+        return total
+
     def _regs_rule(self, limits: DeviceLimits):
         return (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
                 f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
