@@ -183,6 +183,7 @@ def test_padding_copies_count_in_the_traffic_model():
     # float16 10788 x 370 x 3430: A's rows 6860 bytes -> 3432 elements, B's 740 bytes -> 376
     assert tma16.padding_bytes(10788, 370, 3430, "float16") == (10788 * (3430 + 3432) + 3430 * (370 + 376)) * 2
     assert tma16.padding_bytes(100, 370, 4096, "float16") == 4096 * (370 + 376) * 2  # B only
+    assert tma16.padding_bytes(1, 370, 3430, "float16") == 3430 * (370 + 376) * 2  # one row of A: no copy
     assert WgmmaTmaTf32Config().padding_bytes(3001, 2999, 3007, "float32") == (3001 * 6015 + 3007 * 5999) * 4
     split = MmaHalfSplitKConfig()
     assert split.padding_bytes(261, 473, 14735, "float16") == (

@@ -35,8 +35,7 @@ def traffic(cfg: Config, M: int, N: int, K: int, dtype="float32",
     a_el, b_el = cfg.global_reads(M, N, K)
     ws_fn = getattr(cfg, "workspace_bytes", None)
     workspace = int(ws_fn(M, N, dtype, K=K, device=device)) if callable(ws_fn) else 0
-    pad_fn = getattr(cfg, "padding_bytes", None)
-    padding = int(pad_fn(M, N, K, dtype)) if callable(pad_fn) else 0
+    padding = int(cfg.padding_bytes(M, N, K, dtype))
     flops = 2 * M * N * K
     naive = 2 * M * N * K * isz
     tiled = (a_el + b_el) * isz

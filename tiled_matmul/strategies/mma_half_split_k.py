@@ -63,9 +63,10 @@ class MmaHalfSplitKConfig(CappedSplitK, MmaHalfConfig):
     def padding_bytes(self, M: int, N: int, K: int, dtype: Any = None) -> int:
         """Where :meth:`pads` (rows of A or B not 16-byte multiples): A and B read once and written
         padded, the padded C read once and its columns written into C."""
+        from ..operands import launch_flags
+
         isz = self._dtype(dtype).itemsize
-        flags = int(K * isz % pad.ALIGN == 0) | 2 * int(N * isz % pad.ALIGN == 0)
-        if not self.pads(M, N, K, flags):
+        if not self.pads(M, N, K, launch_flags(0, 0, 0, K, N, isz)):  # operands at aligned addresses
             return 0
         Kp, Np = pad.padded(K, isz), pad.padded(N, isz)
         return (M * (K + Kp) + K * N + Kp * Np + M * (Np + N)) * isz

@@ -42,14 +42,15 @@ class TmaWarpSpecialized(Config):
         return (self.THREADS, 1, 1)
 
     def padding_bytes(self, M: int, N: int, K: int, dtype: Any = None) -> int:
-        """A's rows (K elements) and B's (N) where they are not 16-byte multiples are copied into
-        padded rows first (:func:`addressable`): each such operand read once and written padded."""
+        """A and B where TMA cannot address them (:func:`addressable`'s rule, at aligned addresses:
+        rows that are not 16-byte multiples, a single row excepted) are copied into padded rows
+        first: each such operand read once and written padded."""
         from .. import pad
 
         isz = self._dtype(dtype).itemsize
         total = 0
         for rows, cols in ((M, K), (K, N)):
-            if rows and cols and (cols * isz) % tma.ALIGN:
+            if rows and cols and tma.matrix_problem("x", 0, rows, cols, cols, isz) is not None:
                 total += rows * (cols + pad.padded(cols, isz)) * isz
         return total
 
