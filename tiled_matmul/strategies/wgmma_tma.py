@@ -372,14 +372,20 @@ class TmaLauncher(PackedLauncher):
         return grid_x, params_ptr, (raw, params)
 
 
+def kept_launcher(kernel: Any, key: str, make: Any) -> Any:
+    """The launcher `make()` builds for a CompiledKernel, built on first use and kept with the
+    kernel under `key` (its companions)."""
+    companions = kernel._companions
+    fast = companions.get(key)
+    if fast is None:
+        fast = companions.setdefault(key, make())
+    return fast
+
+
 def _launcher(kernel: Any) -> TmaLauncher:
     """The TmaLauncher of a CompiledKernel (built on first use, kept with the kernel)."""
-    companions = kernel._companions
-    fast = companions.get("__tma__")
-    if fast is None:
-        fast = companions.setdefault("__tma__", TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes,
-                                                            kernel.config.cluster_m))
-    return fast
+    return kept_launcher(kernel, "__tma__", lambda: TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes,
+                                                                kernel.config.cluster_m))
 
 
 class _LaunchConfig(ctypes.Structure):

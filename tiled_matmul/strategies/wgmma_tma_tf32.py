@@ -13,7 +13,8 @@ from ..dtypes import FLOAT32, DType
 from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
-from .wgmma_tma import PackedLauncher, TmaWarpSpecialized, addressable, persistent_count, row_layout, zero_rows
+from .wgmma_tma import (PackedLauncher, TmaWarpSpecialized, addressable, kept_launcher, persistent_count, row_layout,
+                         zero_rows)
 
 
 @dataclass(frozen=True)
@@ -350,12 +351,8 @@ def _addressable(X: Any, rows: int, cols: int, pitch: int, stream: Any) -> tuple
 
 def _launcher(kernel: Any) -> Tf32TmaLauncher:
     """The Tf32TmaLauncher of a CompiledKernel (built on first use, kept with the kernel)."""
-    companions = kernel._companions
-    fast = companions.get("__tma_tf32__")
-    if fast is None:
-        fast = companions.setdefault("__tma_tf32__", Tf32TmaLauncher(kernel.raw, kernel.config.block(),
-                                                                     kernel.smem_bytes))
-    return fast
+    return kept_launcher(kernel, "__tma_tf32__",
+                         lambda: Tf32TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes))
 
 
 def tma_tf32_matmul(a: Any, b: Any, c: Any = None, *, config: "WgmmaTmaTf32Config | None" = None) -> Any:
