@@ -74,6 +74,12 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("register_blocked", dict(bm=64, bn=64, bk=16, tm=4, tn=4), 129, 127, 31, "float64"),
     # mma_half_split_k on zero-padded copies of unaligned operands (sixteenth session): odd K and N
     ("mma_half_split_k", {}, 300, 257, 2049, "float16"),
+    # the eighteenth session's wgmma_tma_split_k: empty slices (K = 100 in 64 ways), ragged rows
+    # padded by a copy, a decode-like C, and several units per CTA (4 tiles x 64 slices)
+    ("wgmma_tma_split_k", dict(split_k=64), 33, 65, 100, "float16"),
+    ("wgmma_tma_split_k", dict(split_k=8), 129, 127, 1001, "float16"),
+    ("wgmma_tma_split_k", dict(split_k=4), 32, 1024, 4096, "float16"),
+    ("wgmma_tma_split_k", dict(bn=64, stages=8, split_k=64), 256, 128, 8192, "float16"),
 ]
 
 

@@ -113,6 +113,7 @@ UNITS: dict[str, str] = {
     "dmma_split_k": "fp64_tc",
     "dmma_tail": "fp64_tc",
     "wgmma_tma": "fp16_tc",
+    "wgmma_tma_split_k": "fp16_tc",
     "mma_half": "fp16_tc",
     "mma_half_split_k": "fp16_tc",
     # the half GEMV rungs widen 16-bit values and multiply them with FP32 FMAs
@@ -157,6 +158,8 @@ DEFAULT_EFFICIENCY: dict = {
     "dmma_tail": 0.71,
     # wgmma_tma (float16/bfloat16): 756-816 TF/s at 4096^3-8192^3 of 989.4 (RESULTS.md, wgmma_tma probe)
     "wgmma_tma": 0.78,
+    # wgmma_tma_split_k runs wgmma_tma's main loop over slices of K
+    "wgmma_tma_split_k": 0.78,
     # mma_half (float16/bfloat16 mma.sync): not yet timed on a GPU; the fallback efficiency until the
     # tuner measures it (auto runs it only where wgmma_tma cannot: see heuristic.half_pick)
     "mma_half": 0.5,

@@ -336,7 +336,8 @@ def _tensor_cores_only(M: int, N: int, K: int, sms: int, wgmma: bool) -> tuple[s
 #: are not 16-byte multiples, batches, fused epilogues, other layouts, float32 output)
 HALF_STRATEGIES = ("mma_half",)
 #: every rung half_pick returns: HALF_STRATEGIES, the TMA rung, the split and the GEMV rungs
-HALF_PICKS = (*HALF_STRATEGIES, "wgmma_tma", "mma_half_split_k", "gemv_xb_half", "gemv_ax_half", "gemv_ax_mma")
+HALF_PICKS = (*HALF_STRATEGIES, "wgmma_tma", "wgmma_tma_split_k", "mma_half_split_k", "gemv_xb_half", "gemv_ax_half",
+              "gemv_ax_mma")
 #: mma_half's tile below one wave of 128 x 128 tiles: 64 x 64, 3 blocks per SM
 _HALF_SMALL = dict(bm=64, bn=64, wm=32, wn=32, stages=4, min_blocks=3)
 #: mma_half_split_k's tiles, the bigger first (:func:`_split_tile`)
