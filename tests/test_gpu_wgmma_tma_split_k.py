@@ -14,7 +14,8 @@ import pytest
 
 import tiled_matmul as tm
 
-from .test_gpu_half import DTYPES, SHAPES, _compare, check_nonfinite_like_cublas, check_repeats_bit_identical
+from .test_gpu_half import (DTYPES, SHAPES, _compare, check_auto_picks, check_nonfinite_like_cublas,
+                            check_repeats_bit_identical)
 
 pytestmark = pytest.mark.gpu
 
@@ -57,3 +58,9 @@ def test_nan_inf_and_overflow_propagate_like_cublas(dtype, rng):
     check_nonfinite_like_cublas(lambda a, b, out: k(a, b, out=out), dtype,
                                 [(33, 65, 1700), (129, 1, 2570), (1, 1, 1000), (200, 300, 4000)], (64, 64, 512), rng)
 
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_auto_takes_it_for_small_outputs_with_long_k(dtype, rng):
+    # decode-like, long K on one tile, rows padded by a copy (an odd K, N = 12 or 9), the small cube
+    check_auto_picks(dtype, [(M, N, K, NAME) for M, N, K in
+                             [(16, 4096, 4096), (300, 300, 4096), (16, 12, 12791), (261, 473, 14735),
+                              (2205, 9, 9937), (512, 512, 512)]], rng)

@@ -59,7 +59,13 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     # lack, or C's rows need padding and K is short (the copies would be the time)
     assert heuristic.half_pick(4096, 4096, 4096, "float16", 132) == ("wgmma_tma", {})
     assert heuristic.half_pick(4096, 4095, 4096, "float16", 132)[0] == "wgmma_tma"  # rows padded by a copy
-    assert heuristic.half_pick(300, 300, 4096, "float16", 132)[0] == "mma_half_split_k"  # 25 64 x 64 tiles
+    # 25 64 x 64 tiles, TMA-readable: wgmma_tma_split_k's 9 tiles in 8 slices; mma_half_split_k
+    # where a short K gives its 128 x 128 tile too few (one tile) or too shallow slices
+    assert heuristic.half_pick(300, 300, 4096, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 8})
+    assert heuristic.half_pick(256, 256, 256, "bfloat16", 132)[0] == "mma_half_split_k"
+    assert heuristic.half_pick(512, 512, 512, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 2})  # 16 tiles
+    assert heuristic.half_pick(100, 100, 2048, "float16", 132)[0] == "mma_half_split_k"  # 1 tile, short K
+    assert heuristic.half_pick(100, 100, 2049, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 8})
     assert heuristic.half_pick(300, 300, 4096, "float16", 132, tma=False)[0] == "mma_half"
     narrow = ("wgmma_tma", heuristic._HALF_TMA_NARROW)
     assert heuristic.half_pick(1000, 200, 400, "float16", 132) == narrow  # K under HALF_SPLIT_MIN_K, 64 tiles

@@ -11,6 +11,8 @@ import re
 import pytest
 
 import tiled_matmul as tm
+from tiled_matmul import heuristic
+from tiled_matmul.configs import cdiv
 from tiled_matmul.device import H100_LIMITS as H100
 from tiled_matmul.ptxas import ptxas_report
 from tiled_matmul.render import render
@@ -72,6 +74,22 @@ def test_workspace_grid_and_persistent_ctas():
     assert big.slices(4096, 4096, "float16") == big.WORKSPACE_CAP // (4096 * 4096 * 4)
     assert big.slices(16384, 16384, "float16") == 1 and big.workspace_bytes(16384, 16384, "float16") == 16384 * 16384 * 4
     assert cfg.workspace_bytes(0, 5, "float16") == 0
+
+
+def test_auto_rule_fills_one_wave_with_deep_enough_slices():
+    for M, N, K in [(16, 4096, 4096), (64, 64, 65536), (300, 300, 4096), (9, 3000, 40000), (1000, 32, 300),
+                    (128, 128, 511), (513, 640, 100000)]:
+        s = heuristic._tma_split_count(M, N, K, 132)
+        tiles = cdiv(M, 128) * cdiv(N, 128)
+        assert s & (s - 1) == 0 and 1 <= s <= heuristic.TMA_SPLIT_MAX
+        if s > 1:
+            assert tiles * s <= 132 and K >= s * heuristic.TMA_SPLIT_MIN_SLICE
+        # the largest such count: doubling it breaks a limit
+        d = 2 * s
+        assert d > heuristic.TMA_SPLIT_MAX or tiles * d > 132 or K < d * heuristic.TMA_SPLIT_MIN_SLICE, (M, N, K, s)
+    # auto takes it only where TMA can run (plain products) and it cuts 2 slices or more
+    assert heuristic.half_pick(16, 4096, 4096, "float16", 132, tma=False)[0] == "mma_half"
+    assert heuristic.half_pick(128, 128, 511, "float16", 132)[0] == "mma_half_split_k"  # one slice: not worth it
 
 
 # ---- nvcc ----------------------------------------------------------------------------------------

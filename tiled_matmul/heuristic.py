@@ -382,6 +382,19 @@ _HALF_TMA_NARROW = dict(bm=128, bn=128, stages=5)
 #: back) and K is shorter than this: the copies are the time there (12399x18x89 20.1-20.8 us on
 #: either wgmma_tma tile against mma_half's 10.2, 1265x51x137 15.0 against 13.6)
 HALF_TMA_MIN_K = 256
+#: wgmma_tma_split_k (its 128 x 128 tile) instead of mma_half_split_k where TMA reads the operands
+#: (rows padded by a copy where needed) and :func:`_tma_split_count` cuts at least 2 slices: as
+#: many as keep tiles x slices within one CTA per SM, each at least TMA_SPLIT_MIN_SLICE deep, up to
+#: TMA_SPLIT_MAX. On the H100 (scripts/variants_s18/probe_tma_split.py, float16, us, the old pick
+#: -> this rule; cuBLAS): 128x4096x4096 46.8 -> 27.4 (23.0), 64x8192x8192 81.1 -> 65.0 (58.0),
+#: 32x4096x4096 32.1 -> 25.0 (20.8), 256x256x131072 129.9 -> 65.7 (63.5), 8192x32x8192 92.8 ->
+#: 63.1 (59.7), 1024x32x32768 52.4 -> 39.7 (38.2), 245x80x7522 23.9 -> 17.2 (15.3), 512x512x512
+#: 13.9 -> 10.6 (6.9); more slices cost their workspace (128x4096x4096 in 64 slices: 124 us)
+TMA_SPLIT_MIN_SLICE = 256
+TMA_SPLIT_MAX = 64
+#: ... for a K up to HALF_SPLIT_SHORT_K only from this many 128 x 128 tiles (512^3: 16 tiles, 640^3:
+#: 25, measured); fewer stay on mma_half_split_k's 32 x 32 tile, whose slices go 64 deep
+TMA_SPLIT_SHORT_K_TILES = 16
 
 
 #: gemv_xb_half's params by M rounded up to a power of two (its K-group configs), and the rows of A
@@ -503,6 +516,26 @@ def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
     return {k: v for k, v in params.items() if default[k] != v or k == "split_k"}
 
 
+def _tma_split_count(M: int, N: int, K: int, sms: int) -> int:
+    """Slices of K for wgmma_tma_split_k's 128 x 128 tile (see TMA_SPLIT_MIN_SLICE): 1 where not
+    even 2 are worth cutting.
+
+    >>> _tma_split_count(32, 4096, 4096, 132)      # 32 tiles
+    4
+    >>> _tma_split_count(64, 64, 65536, 132)       # one tile, TMA_SPLIT_MAX slices 1024 deep
+    64
+    >>> _tma_split_count(1000, 1000, 4096, 132)    # 64 tiles
+    2
+    >>> _tma_split_count(300, 300, 256, 132)       # one slice of TMA_SPLIT_MIN_SLICE
+    1
+    """
+    tiles = cdiv(M, 128) * cdiv(N, 128)
+    s = 1
+    while 2 * s <= TMA_SPLIT_MAX and 2 * s * tiles <= sms and K >= 2 * s * TMA_SPLIT_MIN_SLICE:
+        s *= 2
+    return s
+
+
 def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy, params) for a float16 or bfloat16 product.
 
@@ -514,7 +547,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
     (mma_half_split_k, next); else, for a plain
     product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, or of fewer than
-    HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, mma_half_split_k (:func:`_half_split`); else
+    HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, wgmma_tma_split_k where TMA can read it and
+    :func:`_tma_split_count` cuts two slices or more (for K <= HALF_SPLIT_SHORT_K, only from
+    TMA_SPLIT_SHORT_K_TILES tiles), else mma_half_split_k (:func:`_half_split`); else
     wgmma_tma on 128 x 128 tiles (the same exception); else mma_half (:data:`HALF_STRATEGIES`), on
     128 x 128 tiles from one wave of them, else 64 x 64 tiles (more blocks for small outputs), or
     32 x 32 ones for a plain product there (C's rows to pad, a short K: :data:`_HALF_TINY`) of
@@ -533,7 +568,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     >>> half_pick(239, 82, 258, "float16", 132)    # 8 64 x 64 tiles: split, on 32 x 32 tiles
     ('mma_half_split_k', {'bm': 32, 'bn': 32, 'wm': 16, 'wn': 16, 'min_blocks': 4, 'split_k': 4})
     >>> half_pick(16, 4096, 4096, "float16", 132)
-    ('mma_half_split_k', {'split_k': 8})
+    ('wgmma_tma_split_k', {'split_k': 4})
+    >>> half_pick(41, 59, 834, "float16", 132)     # one tile, a short K: 32 x 32 tiles, 64-deep slices
+    ('mma_half_split_k', {'bm': 32, 'bn': 32, 'wm': 16, 'wn': 16, 'min_blocks': 4, 'split_k': 8})
     >>> half_pick(4, 4096, 4096, "float16", 132)
     ('gemv_xb_half', {'threads': 256, 'mt': 4, 'unroll': 8, 'min_blocks': 1, 'kg': 16})
     """
@@ -558,6 +595,11 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     tiles64 = cdiv(M, 64) * cdiv(N, 64)
     if (plain and split_entry is not None and split_entry.supports(dt)
             and (K >= HALF_SPLIT_MIN_K and tiles64 < sms or K >= HALF_TMA_MIN_K and tiles64 < HALF_SPLIT_FEW_TILES)):
+        tma_split = registry.STRATEGIES.get("wgmma_tma_split_k")
+        slices = _tma_split_count(M, N, K, sms)
+        if (tma and tma_split is not None and tma_split.supports(dt) and slices >= 2
+                and (K > HALF_SPLIT_SHORT_K or cdiv(M, 128) * cdiv(N, 128) >= TMA_SPLIT_SHORT_K_TILES)):
+            return "wgmma_tma_split_k", {"split_k": slices}
         return "mma_half_split_k", _half_split(M, N, K, sms)
     # a short K on few tiles, or on tiles mostly padding: mma_half's 32 x 32 tile (below), not
     # wgmma_tma, whose fixed part was the time there on the H100 (scripts/variants_s17/probe_sweep.py
