@@ -26,6 +26,7 @@ os.environ.setdefault("CUPY_TF32", "0")
 
 import tiled_matmul as tm  # noqa: E402
 from tiled_matmul.dispatch import choose  # noqa: E402
+from tiled_matmul.dtypes import as_dtype  # noqa: E402
 from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs, time_validated, validate  # noqa: E402
 from tiled_matmul.suite import PUBLIC_SUITE, SUITE_DTYPES, is_memory_bound, min_bytes  # noqa: E402
 from tiled_matmul.timing import time_fn  # noqa: E402
@@ -66,7 +67,7 @@ def measure_shape(cls: str, shape, dtype: str, flush: L2Flusher, rounds: int = 1
                tflops=2 * math.prod(shape) / (auto_ms * 1e-3) / 1e12 if auto.ok and auto_ms else auto.tflops,
                gbs=None, pct_copy=None, copy_gbs=None, rounds=len(autos))
     if is_memory_bound(shape) and auto.ok:
-        nbytes = min_bytes(shape, 4 if dtype == "float32" else 8)
+        nbytes = min_bytes(shape, as_dtype(dtype).itemsize)  # 2 for the 16-bit types
         t_copy = copy_ms(nbytes, flush)
         row["gbs"] = nbytes / auto_ms / 1e6
         row["copy_gbs"] = 2 * nbytes / t_copy / 1e6  # a copy reads and writes nbytes
