@@ -95,7 +95,10 @@ def test_nan_inf_and_overflow_propagate_like_cublas(dtype, rng):
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_auto_takes_it_for_plain_a_x_with_a_few_columns(dtype, rng):
     check_auto_picks(dtype, [(8192, 8, 8192, NAME), (8192, 5, 8192, NAME), (9298, 6, 5590, NAME),
-                             (4096, heuristic.HALF_AX_MMA_MIN, 4096, NAME), (12399, 6, 890, NAME), (1000, 7, 1000, NAME)],
+                             (4096, heuristic.HALF_AX_MMA_MIN, 4096, NAME), (12399, 6, 890, NAME), (1000, 7, 1000, NAME),
+                             # small A·x of 9..64 columns (heuristic.AX_MMA_WIDE_MAX), ragged rows of A and B
+                             (94, 50, 6180, NAME), (30, 11, 242, NAME), (1000, 12, 1000, NAME), (3519, 29, 204, NAME),
+                             (150, 56, 3000, NAME)],
                      rng)
     da, db = check_float32_out(dtype, 4096, 8, 4096, rng)
     with pytest.raises(ValueError, match=NAME):

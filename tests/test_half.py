@@ -63,23 +63,27 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     # where a short K gives its 128 x 128 tile too few (one tile) or too shallow slices
     assert heuristic.half_pick(300, 300, 4096, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 8})
     assert heuristic.half_pick(256, 256, 256, "bfloat16", 132)[0] == "mma_half_split_k"
-    assert heuristic.half_pick(512, 512, 512, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 2})  # 16 tiles
+    # a short K from TMA_SMALL_MIN_TILES 128 x 64 tiles: wgmma_tma's 128 x 64 tile, unsplit
+    small = ("wgmma_tma", heuristic._HALF_TMA_SMALL)
+    assert heuristic.half_pick(512, 512, 512, "float16", 132) == small  # 32 tiles
+    assert heuristic.half_pick(1024, 1024, 1024, "bfloat16", 132) == small  # 128 tiles: one wave
     assert heuristic.half_pick(100, 100, 2048, "float16", 132)[0] == "mma_half_split_k"  # 1 tile, short K
     assert heuristic.half_pick(100, 100, 2049, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 8})
     assert heuristic.half_pick(300, 300, 4096, "float16", 132, tma=False)[0] == "mma_half"
     narrow = ("wgmma_tma", heuristic._HALF_TMA_NARROW)
-    assert heuristic.half_pick(1000, 200, 400, "float16", 132) == narrow  # K under HALF_SPLIT_MIN_K, 64 tiles
+    assert heuristic.half_pick(1000, 200, 400, "float16", 132) == small  # K under HALF_SPLIT_MIN_K, 32 tiles
     # ... but a split of 32 x 32 tiles for fewer than HALF_SPLIT_FEW_TILES from K = HALF_TMA_MIN_K, and of
     # a short K (HALF_SPLIT_SHORT_K) that uses them; mma_half on them where C's rows need padding
     tiny = {k: v for k, v in heuristic._HALF_TINY.items() if k != "stages"}
     assert heuristic.half_pick(300, 300, 256, "float16", 132) == ("mma_half_split_k", dict(tiny, split_k=4))
     assert heuristic.half_pick(41, 59, 834, "float16", 132) == ("mma_half_split_k", dict(tiny, split_k=8))
-    assert heuristic.half_pick(1265, 51, 137, "float16", 132) == ("mma_half", heuristic._HALF_TINY)
+    assert heuristic.half_pick(51, 1265, 137, "float16", 132) == ("mma_half", heuristic._HALF_TINY)
     assert heuristic.half_pick(1000, 1000, 4096, "float16", 132) == narrow  # 256 64 x 64 tiles
-    assert heuristic.half_pick(1265, 51, 137, "float16", 132)[0] == "mma_half"  # C padded, short K
+    assert heuristic.half_pick(1265, 51, 137, "float16", 132) == ("gemv_ax_mma", heuristic._AX_MMA_WIDE)  # small A·x
+    assert heuristic.half_pick(51, 1265, 137, "float16", 132)[0] == "mma_half"  # C padded, short K
     assert heuristic.half_pick(12399, 18, 89, "bfloat16", 132)[0] == "mma_half"  # ... even over half a wave
     # no padding, but a short K on few tiles: the 32 x 32 tile, not TMA's fixed part
-    assert heuristic.half_pick(1265, 56, 137, "float16", 132) == ("mma_half", heuristic._HALF_TINY)
+    assert heuristic.half_pick(56, 1265, 137, "float16", 132) == ("mma_half", heuristic._HALF_TINY)
     assert heuristic.half_pick(16, 664, 4, "bfloat16", 132) == ("mma_half", heuristic._HALF_TINY)
     assert heuristic.half_pick(1000, 2000, 64, "float16", 132) == narrow  # 512 64 x 64 tiles
     assert heuristic.half_pick(4096, 4096, 4096, "bfloat16", 132, tma=False)[0] == "mma_half"
@@ -95,6 +99,14 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(8192, 8, 8192, "bfloat16", 132) == ("gemv_ax_mma", {})
     assert heuristic.half_pick(8192, 3, 1000, "bfloat16", 132) == ("gemv_ax_mma", heuristic._AX_MMA_NARROW)
     assert heuristic.half_pick(8192, 8, 8192, "bfloat16", 132, tma=False)[0] == "mma_half"
+    # ... and for a small A·x of 9..56 columns (fewer than A's rows, A of at most 2 MiB)
+    wide = ("gemv_ax_mma", heuristic._AX_MMA_WIDE)
+    assert heuristic.half_pick(94, 50, 6180, "float16", 132) == wide
+    assert heuristic.half_pick(30, 11, 242, "bfloat16", 132) == wide
+    assert heuristic.half_pick(94, 57, 6180, "float16", 132) != wide  # 57 columns
+    assert heuristic.half_pick(50, 94, 6180, "float16", 132) != wide  # more columns than rows
+    assert heuristic.half_pick(4096, 32, 4096, "float16", 132)[0] == "wgmma_tma_split_k"  # A of 32 MiB
+    assert heuristic.half_pick(94, 50, 6180, "float16", 132, tma=False)[0] == "mma_half"
     for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
         assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")
     assert MMA.config_cls.SUPPORTED_DTYPES == ("float16", "bfloat16") and MMA.default_dtype == "float16"

@@ -392,9 +392,15 @@ HALF_TMA_MIN_K = 256
 #: 13.9 -> 10.6 (6.9); more slices cost their workspace (128x4096x4096 in 64 slices: 124 us)
 TMA_SPLIT_MIN_SLICE = 256
 TMA_SPLIT_MAX = 64
-#: ... for a K up to HALF_SPLIT_SHORT_K only from this many 128 x 128 tiles (512^3: 16 tiles, 640^3:
-#: 25, measured); fewer stay on mma_half_split_k's 32 x 32 tile, whose slices go 64 deep
-TMA_SPLIT_SHORT_K_TILES = 16
+#: wgmma_tma's 128 x 64 tile (8 stages of 24 KB), for a plain 16-bit product with K up to
+#: HALF_SPLIT_SHORT_K whose 128 x 64 tiles fit one wave, from TMA_SMALL_MIN_TILES of them: twice the
+#: CTAs of the 128 x 128 tile. On the H100 (scripts/variants_s18/probe_s18e.py mid, float16, us;
+#: cuBLAS): 1024^3 9.9 against the 128 x 128 tile's 11.6 (9.3), 768^3 8.6 against 10.2 (7.8), 512^3
+#: 7.3 against 8.4 and the TMA split's 10.6 (6.9); past a wave it loses (2048x2048x1024: 21.8
+#: against the default tile's 18.5). Under TMA_SMALL_MIN_TILES (256^3: 8) mma_half_split_k's
+#: 32 x 32 tile stays, and a longer K splits instead (32x4096x4096: 32.8 against the split's 24.8)
+_HALF_TMA_SMALL = dict(bm=128, bn=64, stages=8)
+TMA_SMALL_MIN_TILES = 32
 
 
 #: gemv_xb_half's params by M rounded up to a power of two (its K-group configs), and the rows of A
@@ -438,6 +444,18 @@ HALF_AX_MMA_MIN = 3
 _AX_MMA_NARROW = dict(rt=1, min_blocks=3)
 AX_MMA_SHORT_K = 2048
 AX_MMA_MIN_BALANCE = 0.8
+#: gemv_ax_mma (4 warps along K, 4 blocks per SM) also for a small A·x of GEMV_MAX + 1 to
+#: AX_MMA_WIDE_MAX columns (fewer than A's rows) whose A holds at most AX_MMA_WIDE_MAX_BYTES: on
+#: the H100 (scripts/variants_s18/probe_s18e.py ax, float16, us; cuBLAS) 94x50x6180 12.0 against
+#: the TMA split's 17.5 (11.9), 30x11x242 6.9 against mma_half's 12.3 (7.5), 3519x29x204 8.2 against
+#: 11.6 (8.0), 1265x51x137 8.2 against 8.9 (7.2), 1000x12x1000 9.2 against 10.4 (10.4). With a
+#: larger A the tile rungs stream it better: 4096x32x4096 30.9 against 24.4, 100000x16x1000 118
+#: against 99 (gemv_ax_mma reads A once per 8 columns). Checked against the old picks
+#: (scripts/variants_s18/probe_s18f.py, float16 and bfloat16): 16x12x12791 19.0 -> 10.0 us, 2000x20x500
+#: 15.7 -> 11.6; at 64 columns it lost (150x64x3000 10.6 -> 11.0), so it stops at 56
+_AX_MMA_WIDE = dict(kg=4, min_blocks=4)
+AX_MMA_WIDE_MAX = 56
+AX_MMA_WIDE_MAX_BYTES = 2 * 2**20
 
 
 def _ax_mma_params(M: int, N: int, K: int, sms: int) -> dict[str, int]:
@@ -468,7 +486,8 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
     split);
     gemv_ax_half's for a plain A·x (N < HALF_AX_MMA_MIN, A of at least GEMV_MIN_STREAM elements or
     K >= GEMV_MIN_K; rows of A aligned or not), gemv_ax_mma's from N = HALF_AX_MMA_MIN to GEMV_MAX
-    (the same size rule; :func:`_ax_mma_params` for a GPU of `sms` SMs); else None.
+    (the same size rule; :func:`_ax_mma_params` for a GPU of `sms` SMs), and for a small A·x of up to
+    AX_MMA_WIDE_MAX columns (fewer than A's rows; A of at most AX_MMA_WIDE_MAX_BYTES); else None.
 
     >>> _half_gemv(1, 8192, 8192, 132)
     ('gemv_xb_half', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
@@ -478,8 +497,10 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
     ('gemv_ax_mma', {})
     >>> _half_gemv(9298, 6, 5590, 132)   # rows of A not 16-byte aligned: the same rung, its element paths
     ('gemv_ax_mma', {'rt': 1, 'min_blocks': 3})
-    >>> _half_gemv(8192, 16, 8192, 132) is None   # N over GEMV_MAX
+    >>> _half_gemv(8192, 16, 8192, 132) is None   # N over GEMV_MAX, a large A
     True
+    >>> _half_gemv(94, 50, 6180, 132)              # ... a small one
+    ('gemv_ax_mma', {'kg': 4, 'min_blocks': 4})
     """
     if M <= HALF_GEMV_MAX and GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
         if N % 8 == 0:
@@ -490,6 +511,8 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
         if N >= HALF_AX_MMA_MIN:
             return "gemv_ax_mma", _ax_mma_params(M, N, K, sms)
         return "gemv_ax_half", dict(_AX_HALF[N])
+    if GEMV_MAX < N <= AX_MMA_WIDE_MAX and N < M and M * K * 2 <= AX_MMA_WIDE_MAX_BYTES:
+        return "gemv_ax_mma", dict(_AX_MMA_WIDE)
     return None
 
 
@@ -547,10 +570,12 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
     (mma_half_split_k, next); else, for a plain
     product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, or of fewer than
-    HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, wgmma_tma_split_k where TMA can read it and
-    :func:`_tma_split_count` cuts two slices or more (for K <= HALF_SPLIT_SHORT_K, only from
-    TMA_SPLIT_SHORT_K_TILES tiles), else mma_half_split_k (:func:`_half_split`); else
-    wgmma_tma on 128 x 128 tiles (the same exception); else mma_half (:data:`HALF_STRATEGIES`), on
+    HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, where TMA can read it: for K up to
+    HALF_SPLIT_SHORT_K wgmma_tma's 128 x 64 tile (:data:`_HALF_TMA_SMALL`) from TMA_SMALL_MIN_TILES
+    of them, for a longer K wgmma_tma_split_k where :func:`_tma_split_count` cuts two slices or
+    more; else mma_half_split_k (:func:`_half_split`); else wgmma_tma on 128 x 64 tiles where they
+    fit a wave with K up to HALF_SPLIT_SHORT_K, else 128 x 128 (the same exception); else mma_half
+    (:data:`HALF_STRATEGIES`), on
     128 x 128 tiles from one wave of them, else 64 x 64 tiles (more blocks for small outputs), or
     32 x 32 ones for a plain product there (C's rows to pad, a short K: :data:`_HALF_TINY`) of
     fewer than HALF_TINY_MAX_TILES_PER_SM 64 x 64 tiles per SM or mostly padded ones.
@@ -559,7 +584,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     ('wgmma_tma', {})
     >>> half_pick(4096, 4096, 4096, "float16", 132, tma=False)
     ('mma_half', {})
-    >>> half_pick(1000, 1000, 1000, "bfloat16", 132)
+    >>> half_pick(1000, 1000, 1000, "bfloat16", 132)   # 128 128 x 64 tiles: one wave
+    ('wgmma_tma', {'bm': 128, 'bn': 64, 'stages': 8})
+    >>> half_pick(1000, 1000, 4096, "bfloat16", 132)   # a longer K: 128 x 128 tiles
     ('wgmma_tma', {'bm': 128, 'bn': 128, 'stages': 5})
     >>> half_pick(1000, 1000, 1000, "bfloat16", 132, tma=False)
     ('mma_half', {'bm': 64, 'bn': 64, 'wm': 32, 'wn': 32, 'stages': 4, 'min_blocks': 3})
@@ -593,12 +620,15 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         return "wgmma_tma", {}
     tiles64 = cdiv(M, 64) * cdiv(N, 64)
+    small_tiles = cdiv(M, 128) * cdiv(N, 64)  # wgmma_tma's 128 x 64 tiles
     if (plain and split_entry is not None and split_entry.supports(dt)
             and (K >= HALF_SPLIT_MIN_K and tiles64 < sms or K >= HALF_TMA_MIN_K and tiles64 < HALF_SPLIT_FEW_TILES)):
+        if tma and K <= HALF_SPLIT_SHORT_K and TMA_SMALL_MIN_TILES <= small_tiles <= sms:
+            return "wgmma_tma", dict(_HALF_TMA_SMALL)
         tma_split = registry.STRATEGIES.get("wgmma_tma_split_k")
         slices = _tma_split_count(M, N, K, sms)
         if (tma and tma_split is not None and tma_split.supports(dt) and slices >= 2
-                and (K > HALF_SPLIT_SHORT_K or cdiv(M, 128) * cdiv(N, 128) >= TMA_SPLIT_SHORT_K_TILES)):
+                and K > HALF_SPLIT_SHORT_K):
             return "wgmma_tma_split_k", {"split_k": slices}
         return "mma_half_split_k", _half_split(M, N, K, sms)
     # a short K on few tiles, or on tiles mostly padding: mma_half's 32 x 32 tile (below), not
@@ -609,7 +639,7 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     tiny = plain and K < HALF_TMA_MIN_K and (tiles64 < HALF_TINY_MAX_TILES_PER_SM * sms
                                              or M * N < SMALL32_FILL * tiles64 * 64 * 64)
     if tma and not tiny:
-        return "wgmma_tma", dict(_HALF_TMA_NARROW)
+        return "wgmma_tma", dict(_HALF_TMA_SMALL if K <= HALF_SPLIT_SHORT_K and small_tiles <= sms else _HALF_TMA_NARROW)
     for name in HALF_STRATEGIES:
         entry = registry.STRATEGIES.get(name)
         if entry is not None and entry.supports(dt):

@@ -23,42 +23,53 @@ SHAPES = [(8, 8192, 8192), (16, 4096, 4096), (32, 4096, 4096), (64, 8192, 8192),
           (22, 185, 3899), (46, 1100, 2429), (1000, 500, 3000), (3000, 64, 2500), (9, 3000, 40000)]
 
 
+def compare(dt, shapes, old_pick, new_pick, flush, skip_same=False) -> None:
+    """For each shape: old_pick's and new_pick's (strategy, params), each checked, then timed with
+    cuBLAS in 3 alternating rounds; one line each, then the geometric means and lowest ratios."""
+    ratios = []
+    print(f"### {dt}: shape, old pick -> new pick, us old -> new (cuBLAS), x cuBLAS old -> new", flush=True)
+    for M, N, K in shapes:
+        new, old = new_pick(M, N, K, dt), old_pick(M, N, K, dt)
+        if skip_same and new == old:
+            continue
+        (a, b, c), = make_inputs((M, N, K), dt)
+        crow = cublas_row("probe", dtype=dt)
+        calls = {}
+        for tag, (name, params) in (("old", old), ("new", new)):
+            k = tm.kernel(name, **params)
+            k(a, b, out=c)
+            if not tm.check(c, a, b).passed:
+                print(f"  {M}x{N}x{K} {tag} {name} {params}: WRONG", flush=True)
+            calls[tag] = lambda k=k: k(a, b, out=c)
+        ts = {"old": [], "new": [], "cublas": []}
+        for _ in range(3):
+            for tag in ts:
+                if tag == "cublas":
+                    with crow.context():
+                        ts[tag].append(time_fn(lambda i: crow.call(a, b, c), repeat=9, warmup=2, flush=flush).median_ms)
+                else:
+                    f = calls[tag]
+                    ts[tag].append(time_fn(lambda i: f(), repeat=9, warmup=2, flush=flush).median_ms)
+        o, n, cb = (statistics.median(ts[t]) * 1e3 for t in ("old", "new", "cublas"))
+        ratios.append((cb / o, cb / n))
+        print(f"{M}x{N}x{K}  {old[0]} {old[1]}  ->  {new[0]} {new[1]}  {o:.1f} -> {n:.1f} ({cb:.1f})  "
+              f"{cb / o:.2f} -> {cb / n:.2f}", flush=True)
+    gm = statistics.geometric_mean
+    print(f"{dt}: {len(ratios)} moved picks, geometric mean x cuBLAS {gm([x for x, _ in ratios]):.3f} -> "
+          f"{gm([y for _, y in ratios]):.3f}, lowest {min(x for x, _ in ratios):.2f} -> "
+          f"{min(y for _, y in ratios):.2f}, slower: {sum(y < 0.97 * x for x, y in ratios)}", flush=True)
+
+
 def main() -> None:
-    dts = sys.argv[1:] or ["float16", "bfloat16"]
     flush = L2Flusher()
-    for dt in dts:
-        ratios = []
-        print(f"### {dt}: shape, old pick, new pick, us old -> new (cuBLAS), x cuBLAS old -> new", flush=True)
-        for M, N, K in SHAPES:
-            new = h.half_pick(M, N, K, dt, 132)
-            with mock.patch.object(h, "_tma_split_count", lambda *a: 1):
-                old = h.half_pick(M, N, K, dt, 132)
-            (a, b, c), = make_inputs((M, N, K), dt)
-            crow = cublas_row("probe", dtype=dt)
-            calls = {}
-            for tag, (name, params) in (("old", old), ("new", new)):
-                k = tm.kernel(name, **params)
-                k(a, b, out=c)
-                if not tm.check(c, a, b).passed:
-                    print(f"  {M}x{N}x{K} {tag} {name} {params}: WRONG", flush=True)
-                calls[tag] = lambda k=k: k(a, b, out=c)
-            ts = {"old": [], "new": [], "cublas": []}
-            for _ in range(3):
-                for tag in ts:
-                    if tag == "cublas":
-                        with crow.context():
-                            ts[tag].append(time_fn(lambda i: crow.call(a, b, c), repeat=9, warmup=2, flush=flush).median_ms)
-                    else:
-                        f = calls[tag]
-                        ts[tag].append(time_fn(lambda i: f(), repeat=9, warmup=2, flush=flush).median_ms)
-            o, n, cb = (statistics.median(ts[t]) * 1e3 for t in ("old", "new", "cublas"))
-            ratios.append((cb / o, cb / n))
-            print(f"{M}x{N}x{K}  {old[0]} {old[1]}  ->  {new[0]} {new[1]}  {o:.1f} -> {n:.1f} ({cb:.1f})  "
-                  f"{cb / o:.2f} -> {cb / n:.2f}", flush=True)
-        moved = [(x, y) for (x, y), s in zip(ratios, SHAPES) if x != y]
-        gm = lambda v: statistics.geometric_mean(v)  # noqa: E731
-        print(f"{dt}: geometric mean x cuBLAS {gm([x for x, _ in ratios]):.3f} -> {gm([y for _, y in ratios]):.3f}, "
-              f"lowest {min(x for x, _ in ratios):.2f} -> {min(y for _, y in ratios):.2f} ({len(moved)} rows)", flush=True)
+    new = lambda M, N, K, dt: h.half_pick(M, N, K, dt, 132)  # noqa: E731
+
+    def old(M, N, K, dt):
+        with mock.patch.object(h, "_tma_split_count", lambda *a: 1):
+            return h.half_pick(M, N, K, dt, 132)
+
+    for dt in sys.argv[1:] or ["float16", "bfloat16"]:
+        compare(dt, SHAPES, old, new, flush)
 
 
 if __name__ == "__main__":

@@ -465,6 +465,8 @@ STRATEGY = Strategy.of(
         dict(bm=128, bn=192, stages=4),
         dict(bm=128, bn=128, stages=5),
         dict(bm=256, bn=128, stages=3),
+        # 128 x 64, 8 stages: twice the CTAs of 128 x 128 for small outputs (heuristic._HALF_TMA_SMALL)
+        dict(bm=128, bn=64, stages=8),
         # clusters of 2 CTAs sharing B by TMA multicast: a third less L2 -> SM traffic per tile
         # (faster with register stores; with TMA stores the single CTAs measured faster)
         dict(bm=128, bn=256, stages=3, cluster_m=2),
