@@ -59,6 +59,12 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     # lack, or C's rows need padding and K is short (the copies would be the time)
     assert heuristic.half_pick(4096, 4096, 4096, "float16", 132) == ("wgmma_tma", {})
     assert heuristic.half_pick(4096, 4095, 4096, "float16", 132)[0] == "wgmma_tma"  # rows padded by a copy
+    # B's rows not 128-byte multiples (N padded to 16 bytes) from TMA_CLUSTER_MIN_K: 2-CTA clusters
+    cluster = ("wgmma_tma", heuristic._HALF_TMA_CLUSTER)
+    assert heuristic.half_pick(5000, 3000, 1000, "float16", 132) == cluster  # 6000-byte rows
+    assert heuristic.half_pick(3001, 2999, 3007, "bfloat16", 132) == cluster  # padded to 3000 columns
+    assert heuristic.half_pick(5000, 2944, 1024, "float16", 132) == ("wgmma_tma", {})  # 5888 = 46 x 128
+    assert heuristic.half_pick(5000, 3000, 999, "float16", 132) == ("wgmma_tma", {})  # K under the rule's
     # 25 64 x 64 tiles, TMA-readable: wgmma_tma_split_k's 9 tiles in 8 slices; mma_half_split_k
     # where a short K gives its 128 x 128 tile too few (one tile) or too shallow slices
     assert heuristic.half_pick(300, 300, 4096, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 8})
@@ -69,6 +75,7 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(1024, 1024, 1024, "bfloat16", 132) == small  # 128 tiles: one wave
     assert heuristic.half_pick(100, 100, 2048, "float16", 132)[0] == "mma_half_split_k"  # 1 tile, short K
     assert heuristic.half_pick(100, 100, 2049, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 8})
+    assert heuristic.half_pick(9, 3000, 40000, "float16", 132)[0] == "mma_half_split_k"  # M under TMA_SPLIT_MIN_M
     assert heuristic.half_pick(300, 300, 4096, "float16", 132, tma=False)[0] == "mma_half"
     narrow = ("wgmma_tma", heuristic._HALF_TMA_NARROW)
     assert heuristic.half_pick(1000, 200, 400, "float16", 132) == small  # K under HALF_SPLIT_MIN_K, 32 tiles
@@ -107,6 +114,7 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(50, 94, 6180, "float16", 132) != wide  # more columns than rows
     assert heuristic.half_pick(4096, 32, 4096, "float16", 132)[0] == "wgmma_tma_split_k"  # A of 32 MiB
     assert heuristic.half_pick(94, 50, 6180, "float16", 132, tma=False)[0] == "mma_half"
+    assert heuristic.half_pick(16068, 50, 8, "float16", 132) != wide  # K under GEMV_MIN_K
     for name in ("naive", "register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "gemv_xb", "dmma"):
         assert not tm.STRATEGIES[name].supports("float16") and not tm.STRATEGIES[name].supports("bfloat16")
     assert MMA.config_cls.SUPPORTED_DTYPES == ("float16", "bfloat16") and MMA.default_dtype == "float16"

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import pad
 from .configs import cdiv
 from .device import device_limits
 from .dtypes import as_dtype
@@ -392,6 +393,23 @@ HALF_TMA_MIN_K = 256
 #: 13.9 -> 10.6 (6.9); more slices cost their workspace (128x4096x4096 in 64 slices: 124 us)
 TMA_SPLIT_MIN_SLICE = 256
 TMA_SPLIT_MAX = 64
+#: ... and for M >= TMA_SPLIT_MIN_M (from 16 it won: 16x4096x4096 0.77 -> 0.88x cuBLAS). Under it,
+#: where most of the 128-row A box is zeros, neither won throughout (scripts/gpu_s18i.sh, float16, the
+#: TMA split against mma_half_split_k): 9x179x9579 0.77 against 0.88, 9x3000x40000 0.88 against 0.94,
+#: 12x5000x6000 0.83 both, 8x8192x8192 0.86 against 0.84, 15x2000x20000 0.92 against 0.85 (geometric
+#: mean 0.851 against 0.867): mma_half_split_k stays there
+TMA_SPLIT_MIN_M = 16
+#: wgmma_tma's 128 x 256 tile in 2-CTA clusters (each B box loaded once for both by TMA multicast)
+#: instead of the default single CTAs, where B's rows (N padded to 16 bytes) are not a multiple of
+#: 128 bytes, so that every 128-byte row of a B box straddles two lines, and K >= TMA_CLUSTER_MIN_K.
+#: On the H100 (scripts/variants_s18/probe_c2.py, float16, us, default -> clusters; cuBLAS):
+#: 5000x3000x1000 83.3 -> 62.3 (57.4), 3000x5000x1000 84.6 -> 63.3 (57.7), 10000x1000x1000 63.8 ->
+#: 47.3 (39.6), 5000x3000x4000 255.9 -> 192.3 (176.3), 2500x2500x1000 58.7 -> 53.4, 6000x4000x1000
+#: 93.2 -> 87.2; with 128-byte rows the default stays ahead (5120x3072x1024 52.3 against 55.7,
+#: 4096x2048x1000 31.2 against 33.4), and at shorter K too (4000x6000x512 47.1 against 51.1,
+#: 7000x2000x800 46.6 against 47.5)
+_HALF_TMA_CLUSTER = dict(bm=128, bn=256, stages=3, cluster_m=2)
+TMA_CLUSTER_MIN_K = 1000
 #: wgmma_tma's 128 x 64 tile (8 stages of 24 KB), for a plain 16-bit product with K up to
 #: HALF_SPLIT_SHORT_K whose 128 x 64 tiles fit one wave, from TMA_SMALL_MIN_TILES of them: twice the
 #: CTAs of the 128 x 128 tile. On the H100 (scripts/variants_s18/probe_s18e.py mid, float16, us;
@@ -452,7 +470,8 @@ AX_MMA_MIN_BALANCE = 0.8
 #: larger A the tile rungs stream it better: 4096x32x4096 30.9 against 24.4, 100000x16x1000 118
 #: against 99 (gemv_ax_mma reads A once per 8 columns). Checked against the old picks
 #: (scripts/variants_s18/probe_s18f.py, float16 and bfloat16): 16x12x12791 19.0 -> 10.0 us, 2000x20x500
-#: 15.7 -> 11.6; at 64 columns it lost (150x64x3000 10.6 -> 11.0), so it stops at 56
+#: 15.7 -> 11.6; at 64 columns it lost (150x64x3000 10.6 -> 11.0), so it stops at 56; and from
+#: K = GEMV_MIN_K only (16068x50x8 ran 18.2 us against cuBLAS's 6.6: it streams along K)
 _AX_MMA_WIDE = dict(kg=4, min_blocks=4)
 AX_MMA_WIDE_MAX = 56
 AX_MMA_WIDE_MAX_BYTES = 2 * 2**20
@@ -487,7 +506,8 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
     gemv_ax_half's for a plain A·x (N < HALF_AX_MMA_MIN, A of at least GEMV_MIN_STREAM elements or
     K >= GEMV_MIN_K; rows of A aligned or not), gemv_ax_mma's from N = HALF_AX_MMA_MIN to GEMV_MAX
     (the same size rule; :func:`_ax_mma_params` for a GPU of `sms` SMs), and for a small A·x of up to
-    AX_MMA_WIDE_MAX columns (fewer than A's rows; A of at most AX_MMA_WIDE_MAX_BYTES); else None.
+    AX_MMA_WIDE_MAX columns (fewer than A's rows; A of at most AX_MMA_WIDE_MAX_BYTES; K >= GEMV_MIN_K);
+    else None.
 
     >>> _half_gemv(1, 8192, 8192, 132)
     ('gemv_xb_half', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
@@ -511,7 +531,7 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
         if N >= HALF_AX_MMA_MIN:
             return "gemv_ax_mma", _ax_mma_params(M, N, K, sms)
         return "gemv_ax_half", dict(_AX_HALF[N])
-    if GEMV_MAX < N <= AX_MMA_WIDE_MAX and N < M and M * K * 2 <= AX_MMA_WIDE_MAX_BYTES:
+    if GEMV_MAX < N <= AX_MMA_WIDE_MAX and N < M and K >= GEMV_MIN_K and M * K * 2 <= AX_MMA_WIDE_MAX_BYTES:
         return "gemv_ax_mma", dict(_AX_MMA_WIDE)
     return None
 
@@ -572,8 +592,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, or of fewer than
     HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, where TMA can read it: for K up to
     HALF_SPLIT_SHORT_K wgmma_tma's 128 x 64 tile (:data:`_HALF_TMA_SMALL`) from TMA_SMALL_MIN_TILES
-    of them, for a longer K wgmma_tma_split_k where :func:`_tma_split_count` cuts two slices or
-    more; else mma_half_split_k (:func:`_half_split`); else wgmma_tma on 128 x 64 tiles where they
+    of them, for a longer K and M >= TMA_SPLIT_MIN_M wgmma_tma_split_k where :func:`_tma_split_count`
+    cuts two slices or more; else mma_half_split_k (:func:`_half_split`); else wgmma_tma on 128 x 64 tiles where they
     fit a wave with K up to HALF_SPLIT_SHORT_K, else 128 x 128 (the same exception); else mma_half
     (:data:`HALF_STRATEGIES`), on
     128 x 128 tiles from one wave of them, else 64 x 64 tiles (more blocks for small outputs), or
@@ -582,6 +602,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
 
     >>> half_pick(4096, 4096, 4096, "float16", 132)
     ('wgmma_tma', {})
+    >>> half_pick(5000, 3000, 1000, "float16", 132)   # B's rows 6000 bytes: clusters share its boxes
+    ('wgmma_tma', {'bm': 128, 'bn': 256, 'stages': 3, 'cluster_m': 2})
     >>> half_pick(4096, 4096, 4096, "float16", 132, tma=False)
     ('mma_half', {})
     >>> half_pick(1000, 1000, 1000, "bfloat16", 132)   # 128 128 x 64 tiles: one wave
@@ -618,6 +640,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
                                     else {"split_k": 2})
     tma = plain and tma_entry is not None and tma_entry.supports(dt) and not (N % 8 and K < HALF_TMA_MIN_K)
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
+        if K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128:
+            return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
         return "wgmma_tma", {}
     tiles64 = cdiv(M, 64) * cdiv(N, 64)
     small_tiles = cdiv(M, 128) * cdiv(N, 64)  # wgmma_tma's 128 x 64 tiles
@@ -628,7 +652,7 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
         tma_split = registry.STRATEGIES.get("wgmma_tma_split_k")
         slices = _tma_split_count(M, N, K, sms)
         if (tma and tma_split is not None and tma_split.supports(dt) and slices >= 2
-                and K > HALF_SPLIT_SHORT_K):
+                and K > HALF_SPLIT_SHORT_K and M >= TMA_SPLIT_MIN_M):
             return "wgmma_tma_split_k", {"split_k": slices}
         return "mma_half_split_k", _half_split(M, N, K, sms)
     # a short K on few tiles, or on tiles mostly padding: mma_half's 32 x 32 tile (below), not
