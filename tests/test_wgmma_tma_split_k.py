@@ -72,7 +72,8 @@ def test_workspace_grid_and_persistent_ctas():
     # the cap: fewer slices, down to one (still reduced: its workspace is counted)
     big = cfg.replace(split_k=64)
     assert big.slices(4096, 4096, "float16") == big.WORKSPACE_CAP // (4096 * 4096 * 4)
-    assert big.slices(16384, 16384, "float16") == 1 and big.workspace_bytes(16384, 16384, "float16") == 16384 * 16384 * 4
+    assert big.slices(16384, 16384, "float16") == 1
+    assert big.workspace_bytes(16384, 16384, "float16") == 16384 * 16384 * 4
     assert cfg.workspace_bytes(0, 5, "float16") == 0
 
 

@@ -389,13 +389,14 @@ HALF_TMA_MIN_K = 256
 #: TMA_SPLIT_MAX. On the H100 (scripts/variants_s18/probe_tma_split.py, float16, us, the old pick
 #: -> this rule; cuBLAS): 128x4096x4096 46.8 -> 27.4 (23.0), 64x8192x8192 81.1 -> 65.0 (58.0),
 #: 32x4096x4096 32.1 -> 25.0 (20.8), 256x256x131072 129.9 -> 65.7 (63.5), 8192x32x8192 92.8 ->
-#: 63.1 (59.7), 1024x32x32768 52.4 -> 39.7 (38.2), 245x80x7522 23.9 -> 17.2 (15.3), 512x512x512
-#: 13.9 -> 10.6 (6.9); more slices cost their workspace (128x4096x4096 in 64 slices: 124 us)
+#: 63.1 (59.7), 1024x32x32768 52.4 -> 39.7 (38.2), 245x80x7522 23.9 -> 17.2 (15.3); more slices
+#: cost their workspace (128x4096x4096 in 64 slices: 124 us). For K <= HALF_SPLIT_SHORT_K the
+#: 128 x 64 tile below beat it (512^3: 7.3 against 10.6)
 TMA_SPLIT_MIN_SLICE = 256
 TMA_SPLIT_MAX = 64
 #: ... and for M >= TMA_SPLIT_MIN_M (from 16 it won: 16x4096x4096 0.77 -> 0.88x cuBLAS). Under it,
-#: where most of the 128-row A box is zeros, neither won throughout (scripts/gpu_s18i.sh, float16, the
-#: TMA split against mma_half_split_k): 9x179x9579 0.77 against 0.88, 9x3000x40000 0.88 against 0.94,
+#: where most of the 128-row A box is zeros, neither rung won on every shape (scripts/gpu_s18i.sh,
+#: float16, the TMA split against mma_half_split_k): 9x179x9579 0.77 against 0.88, 9x3000x40000 0.88 against 0.94,
 #: 12x5000x6000 0.83 both, 8x8192x8192 0.86 against 0.84, 15x2000x20000 0.92 against 0.85 (geometric
 #: mean 0.851 against 0.867): mma_half_split_k stays there
 TMA_SPLIT_MIN_M = 16
@@ -585,17 +586,18 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
-    WgmmaTmaConfig.launch), unless C's rows need padding and K < HALF_TMA_MIN_K, and unless it is a
+    WgmmaTmaConfig.launch; in 2-CTA clusters where B's rows are not 128-byte multiples and
+    K >= TMA_CLUSTER_MIN_K), unless C's rows need padding and K < HALF_TMA_MIN_K, and unless it is a
     plain x·B or A·x that the half GEMV rungs stream (:func:`_half_gemv`: first) or a skinny one
     (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
     (mma_half_split_k, next); else, for a plain
     product of fewer 64 x 64 tiles than SMs and K >= HALF_SPLIT_MIN_K, or of fewer than
     HALF_SPLIT_FEW_TILES and K >= HALF_TMA_MIN_K, where TMA can read it: for K up to
     HALF_SPLIT_SHORT_K wgmma_tma's 128 x 64 tile (:data:`_HALF_TMA_SMALL`) from TMA_SMALL_MIN_TILES
-    of them, for a longer K and M >= TMA_SPLIT_MIN_M wgmma_tma_split_k where :func:`_tma_split_count`
-    cuts two slices or more; else mma_half_split_k (:func:`_half_split`); else wgmma_tma on 128 x 64 tiles where they
-    fit a wave with K up to HALF_SPLIT_SHORT_K, else 128 x 128 (the same exception); else mma_half
-    (:data:`HALF_STRATEGIES`), on
+    of them, for a longer K and M >= TMA_SPLIT_MIN_M wgmma_tma_split_k where
+    :func:`_tma_split_count` cuts two slices or more; else mma_half_split_k (:func:`_half_split`);
+    else wgmma_tma on 128 x 64 tiles where they fit a wave with K up to HALF_SPLIT_SHORT_K, else
+    128 x 128 (the same exception); else mma_half (:data:`HALF_STRATEGIES`), on
     128 x 128 tiles from one wave of them, else 64 x 64 tiles (more blocks for small outputs), or
     32 x 32 ones for a plain product there (C's rows to pad, a short K: :data:`_HALF_TINY`) of
     fewer than HALF_TINY_MAX_TILES_PER_SM 64 x 64 tiles per SM or mostly padded ones.
@@ -663,7 +665,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     tiny = plain and K < HALF_TMA_MIN_K and (tiles64 < HALF_TINY_MAX_TILES_PER_SM * sms
                                              or M * N < SMALL32_FILL * tiles64 * 64 * 64)
     if tma and not tiny:
-        return "wgmma_tma", dict(_HALF_TMA_SMALL if K <= HALF_SPLIT_SHORT_K and small_tiles <= sms else _HALF_TMA_NARROW)
+        small = K <= HALF_SPLIT_SHORT_K and small_tiles <= sms
+        return "wgmma_tma", dict(_HALF_TMA_SMALL if small else _HALF_TMA_NARROW)
     for name in HALF_STRATEGIES:
         entry = registry.STRATEGIES.get(name)
         if entry is not None and entry.supports(dt):

@@ -72,7 +72,8 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
         the fixed-order reduction into C (`flags` is ignored: the kernels' own are computed here).
         ValueError when C's item size is not 2."""
         if C.itemsize != 2:
-            raise ValueError(f"wgmma_tma_split_k writes C in the inputs' 16-bit dtype; C has {C.itemsize}-byte elements")
+            raise ValueError(f"wgmma_tma_split_k writes C in the inputs' 16-bit dtype; C has {C.itemsize}-byte "
+                             "elements")
         if M == 0 or N == 0:
             return
         if K == 0:
