@@ -561,8 +561,8 @@ def _half_split(M: int, N: int, K: int, sms: int) -> dict[str, int]:
 
 
 def _tma_split_count(M: int, N: int, K: int, sms: int) -> int:
-    """Slices of K for wgmma_tma_split_k's 128 x 128 tile (see TMA_SPLIT_MIN_SLICE): 1 where not
-    even 2 are worth cutting.
+    """Slices of K for wgmma_tma_split_k's 128 x 128 tile (see TMA_SPLIT_MIN_SLICE): :func:`_slices`
+    with its cap, or 1 where not even 2 fit.
 
     >>> _tma_split_count(32, 4096, 4096, 132)      # 32 tiles
     4
@@ -574,10 +574,9 @@ def _tma_split_count(M: int, N: int, K: int, sms: int) -> int:
     1
     """
     tiles = cdiv(M, 128) * cdiv(N, 128)
-    s = 1
-    while 2 * s <= TMA_SPLIT_MAX and 2 * s * tiles <= sms and K >= 2 * s * TMA_SPLIT_MIN_SLICE:
-        s *= 2
-    return s
+    if 2 * tiles > sms or K < 2 * TMA_SPLIT_MIN_SLICE:
+        return 1
+    return _slices(tiles, K, sms, TMA_SPLIT_MAX, TMA_SPLIT_MIN_SLICE, cap=True)
 
 
 def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) -> tuple[str, dict[str, int]]:
