@@ -18,7 +18,7 @@ import cupy
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "variants_s9"))
-from _checkout import import_checkout, leave  # noqa: E402
+from _checkout import matmuls  # noqa: E402
 
 
 def parse(spec):
@@ -34,16 +34,7 @@ def parse(spec):
 def main():
     root, variants, rounds = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3])
     specs = [parse(s) for s in sys.argv[4:]]
-    fns, timing = {}, None
-    for v in variants:
-        path = os.getcwd() if root == "-" else f"{root}/{v}"
-        tm = import_checkout(path)
-        fns[v] = tm.matmul
-        if timing is None:
-            from tiled_matmul.timing import L2Flusher, time_fn
-            timing = (L2Flusher(), time_fn)
-        leave(path)
-    flush, time_fn = timing
+    fns, flush, time_fn = matmuls(root, variants)
     rs = np.random.default_rng(7)
     table = []
     for (M, N, K), dtype, strat, params in specs:

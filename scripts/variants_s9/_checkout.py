@@ -15,3 +15,18 @@ def import_checkout(path: str):
 
 def leave(path: str) -> None:
     sys.path.remove(path)
+
+
+def matmuls(root: str, variants: list) -> tuple:
+    """({variant: tm.matmul of checkout root/variant}, an L2Flusher, time_fn), the checkouts
+    imported one after another (root "-": the current directory for every variant)."""
+    import os
+    fns, timing = {}, None
+    for v in variants:
+        path = os.getcwd() if root == "-" else f"{root}/{v}"
+        fns[v] = import_checkout(path).matmul
+        if timing is None:
+            from tiled_matmul.timing import L2Flusher, time_fn
+            timing = (L2Flusher(), time_fn)
+        leave(path)
+    return fns, *timing
