@@ -2,7 +2,11 @@
 tiles where 128-wide tiles leave most of a last wave idle (5000 x 3000 x 1000: 1880 tiles of
 128 x 64 on 264 slots are 7.1 waves, 1280 tiles of 128 x 96 on 132 are 9.7)?
 
-    PYTHONPATH=. python3 scripts/variants_s19/probe_f64_tiles.py OUT.jsonl [ROUNDS]
+    PYTHONPATH=. python3 scripts/variants_s19/probe_f64_tiles.py OUT.jsonl [ROUNDS] [twocta]
+
+twocta: instead of the 96-wide tiles, dmma's 32 x 64 warp tile (the FRAG_AHEAD loop of its 128 x 128
+pick) in blocks of four warps at two blocks per SM (128 x 64 and 64 x 128), against the shipped
+tiles, on the 12 shapes and the suite's other float64 compute-bound ones.
 
 Every candidate is checked once (tm.check), then timed (CUDA events, L2 flushed, median of 7),
 with cuBLAS and auto in each round; the summary prints each candidate's median x cuBLAS.
@@ -28,19 +32,28 @@ CANDS = [("dmma", {}), ("dmma", dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2))
          ("dmma", dict(bm=96, bn=64, wm=48, wn=32, min_blocks=2)),
          ("dmma", dict(bm=64, bn=96, wm=32, wn=48, min_blocks=2)),
          ("dmma_tail", dict(bm=128, bn=96, wm=32, wn=48))]
+TWO_CTA_SHAPES = SHAPES + [(1024, 1024, 1024), (8192, 8192, 8192), (8192, 8192, 128), (128, 8192, 8192),
+                           (16384, 64, 4096), (1536, 1536, 1536), (9727, 8929, 308), (10788, 370, 3430)]
+TWO_CTA = [("dmma", {}), ("dmma", dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2)),
+           ("dmma", dict(bm=128, bn=64, wm=32, wn=64, min_blocks=2)),
+           ("dmma", dict(bm=64, bn=128, wm=32, wn=64, min_blocks=2)),
+           ("dmma", dict(bm=64, bn=128, wm=32, wn=64, min_blocks=2, stages=4)),
+           ("dmma", dict(bm=128, bn=64, bk=8, wm=32, wn=64, stages=5, min_blocks=2)),
+           ("dmma_tail", dict(bm=128, bn=64, wm=32, wn=64, min_blocks=2))]
 
 
 def main() -> None:
     path = sys.argv[1]
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    shapes, cands = (TWO_CTA_SHAPES, TWO_CTA) if "twocta" in sys.argv[3:] else (SHAPES, CANDS)
     flush = L2Flusher()
     with open(path, "w") as out:
         for r in range(rounds):
-            for shape in SHAPES:
-                run("float64", shape, CANDS, flush, out)
+            for shape in shapes:
+                run("float64", shape, cands, flush, out)
     rows = [json.loads(line) for line in open(path)]
     ratio = defaultdict(list)
-    for shape in SHAPES:
+    for shape in shapes:
         recs = [x for x in rows if tuple(x["shape"]) == shape]
         cub = [x["ms"] for x in recs if x["strategy"] == "cublas"]
         for x in recs:
