@@ -157,25 +157,31 @@ def test_explain_traffic_of_a_gemv():
 @pytest.mark.parametrize(
     "cfg,shape,dtype,sms,splits",
     [
-        # 8 column blocks; one wave is 132 * 2 blocks -> 33 slices of K, rounded to 256-row slices -> 32
+        # 8 column blocks at 2 per SM: 32 slices (256-row) are 256 blocks, one round of 264 slots
         (GemvXbConfig(mt=1), (1, 8192, 8192), "float32", 132, 32),
-        (GemvXbConfig(mt=1), (1, 8192, 8192), "float64", 132, 17),  # 1 block per SM for float64
+        # 1 block per SM for float64: 17 slices would leave 136 blocks on 132 SMs, a second round of 4
+        (GemvXbConfig(mt=1), (1, 8192, 8192), "float64", 132, 16),
         (GemvXbConfig(mt=1), (1, 8192, 8192), "float32", 108, 27),  # an A100's SMs: 216 / 8 -> 27
         (GemvXbConfig(mt=1), (1, 8192, 8192), "float32", 16, 4),
         (GemvXbConfig(mt=1), (1, 4096, 14336), "float32", 132, 64),  # 66 wanted, MAX_SPLITS binds
         (GemvXbConfig(mt=1), (1, 8192, 1000), "float32", 132, 32),  # 32-row slices (multiples of 8)
         (GemvXbConfig(mt=1), (1, 8192, 20), "float32", 132, 1),  # a workspace row per 16 of B at most
         (GemvXbConfig(mt=1), (1, 65536, 8192), "float32", 132, 4),
-        (GemvXbConfig(mt=4), (1000, 8192, 8192), "float32", 132, 1),  # 2000 blocks: no split
+        # 2000 blocks are 7.6 rounds of 2 per SM: two slices even the last round out (wave factor
+        # 1.056 -> 1.036) for 64 MiB of workspace traffic, 0.2% of the stream
+        (GemvXbConfig(mt=4), (1000, 8192, 8192), "float32", 132, 2),
         (GemvXbConfig(mt=4), (4, 1024, 128), "float32", 132, 2),  # workspace traffic <= 1/8 of B's
-        # 1000 SMs want 63 slices of 32 blocks; a 16 x 32768 float32 output is 2 MiB: 64 MiB holds 32
-        (GemvXbConfig(mt=16, unroll=4, min_blocks=2), (16, 32768, 2**20), "float32", 1000, 32),
-        (GemvAxConfig(nt=1, rows=4, unroll=4), (8192, 1, 8192), "float32", 132, 1),  # 256 >= 2/3 of 264
+        # a 16 x 32768 float32 output is 2 MiB: 64 MiB holds 32 slices of its 32 blocks, and 32 would
+        # put a second block on 24 of 1000 SMs
+        (GemvXbConfig(mt=16, unroll=4, min_blocks=2), (16, 32768, 2**20), "float32", 1000, 31),
+        (GemvAxConfig(nt=1, rows=4, unroll=4), (8192, 1, 8192), "float32", 132, 1),  # 256 blocks: one round
         (GemvAxConfig(nt=1, rows=4, unroll=4), (4096, 1, 4096), "float32", 132, 2),
         (GemvAxConfig(nt=1, rows=4, unroll=4), (4096, 1, 4096), "float64", 132, 1),
         (GemvAxConfig(nt=1, rows=4, unroll=4), (256, 1, 65536), "float32", 132, 32),
         (GemvAxConfig(nt=1, rows=4, unroll=4), (1, 1, 10**6), "float32", 132, 64),
-        (GemvAxConfig(), (7, 3, 1000), "float32", 132, 4),  # 1000 / 256-element steps: at most 4 slices
+        (GemvAxConfig(), (64, 3, 2048), "float32", 132, 8),  # 2048 / 256-element steps: at most 8 slices
+        (GemvAxConfig(), (7, 3, 1000), "float32", 132, 4),  # one block's 4 steps, one per slice
+        (GemvAxConfig(), (7, 3, 512), "float32", 132, 1),  # 2 steps: a reduce costs more than 1 saves
         (GemvAxConfig(), (7, 3, 1), "float32", 132, 1),
     ],
 )
@@ -407,3 +413,41 @@ def test_auto_picks_per_shape_inside_one_bucket(fresh_tunedb, monkeypatch):
     for K in (124, 128):
         c = dispatch.choose(1024, 1024, K, device=dev)
         assert (c.strategy, c.params, c.source) == ("warp_tiled", {}, "user-db")
+
+@pytest.mark.parametrize(
+    "cfg,shape,dtype,old,new",
+    [
+        # grids the old rule (nearest one wave; none from 2/3 of a wave) left a few blocks over a
+        # whole round, each timed on the H100 at every slice count
+        # (scripts/variants_s19/probe_gemv_splits.py, benchmarks/results/h100/session19/gemv_splits.txt)
+        (GemvAxConfig(nt=8, rows=4, unroll=1), (8460, 8, 10154), "float32", 1, 5),  # 265 blocks: 207 -> 165 us
+        (GemvAxConfig(nt=8, rows=4, unroll=1), (5000, 8, 8192), "float32", 2, 5),  # 314 blocks: 90.5 -> 74.1 us
+        # 141 blocks on 132 one-block SMs: 115.8 -> 101.6 us
+        (GemvXbConfig(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), (1, 3000, 20000), "float32", 3, 8),
+    ],
+)
+def test_k_splits_avoid_a_nearly_empty_last_round(cfg, shape, dtype, old, new):
+    """The slice count is priced by the grid's wave factor: a count whose grid leaves a last round
+    of a few blocks (those few stream alone while the other SMs idle) loses to one that fills its
+    rounds, even at more slices."""
+    from tiled_matmul.costmodel import wave_factor
+
+    M, N, K = shape
+    blocks = cfg.output_blocks(M, N)
+    per_sm = cfg.occupancy(as_dtype(dtype))
+    got, predicted_us = cfg.split_plan(M, N, K, 132, dtype)
+    assert got == new == cfg.k_splits(M, N, K, 132, dtype)
+    assert wave_factor(blocks * new, 132, per_sm) < 0.9 * wave_factor(blocks * old, 132, per_sm)
+    # the plan's time is the streaming time stretched by its waves, plus its fixed costs
+    stream_us = cfg.streamed(M, N, K) * as_dtype(dtype).itemsize / (cfg.STREAM_GBS * 1e3)
+    assert stream_us < predicted_us < 1.5 * stream_us
+
+
+def test_split_plan_prices_a_split_against_none():
+    """A split pays its reduce kernel and workspace: a short K stays whole even where its grid
+    leaves most SMs idle; a long one on the same grid takes the slices."""
+    cfg = GemvAxConfig()
+    (s_small, t_small), (s_long, t_long) = cfg.split_plan(7, 3, 512, 132), cfg.split_plan(7, 3, 2**20, 132)
+    assert s_small == 1 and s_long > 1
+    # one block, two 256-element steps in order: the latency bound, not the (tiny) stream
+    assert t_small == pytest.approx(2 * cfg.STEP_US + cfg.SPLIT_ROUND_US)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator
 
@@ -611,6 +612,43 @@ def _capped_grid(cfg: CappedSplitK, M: int, N: int, cap: int) -> tuple[int, int,
     return (cdiv(M, bm) * cdiv(N, bn), 1, cfg.slices(M, N))
 
 
+@functools.lru_cache(maxsize=4096)
+def _split_plan(cfg: "SkinnyConfig", M: int, N: int, K: int, sms: int, dt: DType) -> tuple[int, float]:
+    """SkinnyConfig.split_plan, computed once per (config, shape, SMs, dtype): the launch asks on
+    every call."""
+    from .costmodel import wave_factor
+
+    outputs = M * N
+    blocks = cfg.output_blocks(M, N)
+    cap = min(
+        cfg.MAX_SPLITS,
+        cfg.MAX_WORKSPACE_BYTES // (outputs * cfg.work_itemsize(dt)),
+        cfg.streamed(M, N, K) // (cfg.WORKSPACE_SHARE * 2 * outputs),
+        cdiv(K, cfg.tile_k),
+    )
+    per_sm = cfg.occupancy(dt)
+    us_per_byte = 1 / (cfg.STREAM_GBS * 1e3)
+    streamed = cfg.streamed(M, N, K) * dt.itemsize
+
+    def cost(splits: int) -> float:
+        grid = blocks * splits
+        rounds = cdiv(cdiv(grid, sms), per_sm)  # the busiest SM's rounds of resident blocks
+        steps = cdiv(cfg.k_slice(K, splits) if splits > 1 else K, cfg.tile_k)  # one block's, in order
+        body = max(streamed * us_per_byte * wave_factor(grid, sms, per_sm), rounds * steps * cfg.STEP_US)
+        if splits == 1:
+            return body + rounds * cfg.SPLIT_ROUND_US
+        workspace = 2 * splits * outputs * cfg.work_itemsize(dt)  # written, then read by the reduce
+        return body + rounds * cfg.SPLIT_ROUND_US + workspace * us_per_byte + cfg.SPLIT_FIXED_US
+
+    best, best_cost = 1, cost(1)
+    for want in range(2, cap + 1):
+        splits = cdiv(K, cfg.k_slice(K, want))  # the slices the kernel runs for `want`
+        c = cost(splits)
+        if c < best_cost * (1 - 1e-9):
+            best, best_cost = splits, c
+    return best, best_cost
+
+
 @dataclass(frozen=True)
 class SkinnyConfig(SplitReduce, Config):
     """Shared by the memory-bound rungs for skinny products (gemv_xb, gemv_ax): one operand is
@@ -631,6 +669,24 @@ class SkinnyConfig(SplitReduce, Config):
     MAX_WORKSPACE_BYTES: ClassVar[int] = 64 * 2**20
     #: the workspace's write and read back stay within 1/WORKSPACE_SHARE of the streamed bytes
     WORKSPACE_SHARE: ClassVar[int] = 8
+    #: split_plan prices a slice count S, in microseconds on an H100: the streamed bytes at
+    #: STREAM_GBS (what these kernels stream at) times the grid's wave factor (costmodel.wave_factor:
+    #: the busiest SM's rounds of blocks over a perfect spread), or, where longer, the busiest SM's
+    #: rounds times a block's steps along its slice at STEP_US each (a step waits for its loads: a
+    #: few blocks walking a long K are latency-bound); plus SPLIT_ROUND_US for each round (a block's
+    #: ramp and epilogue), and for a split its workspace's bytes (written, read back) and
+    #: SPLIT_FIXED_US for its reduce kernel. Fitted on 236 H100 shapes (scripts/variants_s19/:
+    #: probe_gemv_splits.py, 19 shapes whose grids overshot a whole round, every count timed;
+    #: probe_split_rule.py, 217 shapes that earlier versions of this rule moved, two counts): its
+    #: counts run within 0.5% of the fastest measured one (geometric mean; 13% at most, 13 shapes
+    #: over 3%), where the rule before (the count nearest one wave, none from 2/3 of one) ran
+    #: within 7.3% (75% at most, 111 shapes over 3%: 4 x 6000 x 20000 float16 in 3 slices 328 us,
+    #: in 11 187). On 116 shapes of neither set (probe_split_rule.py --third) whose count it moves:
+    #: 1.099 -> 1.185x cuBLAS (geometric mean), 77 faster by 3% or more, 8 slower
+    STREAM_GBS: ClassVar[float] = 2800.0
+    STEP_US: ClassVar[float] = 1.5
+    SPLIT_ROUND_US: ClassVar[float] = 3.0
+    SPLIT_FIXED_US: ClassVar[float] = 4.0
 
     def block(self) -> tuple[int, int, int]:
         return (self.threads, 1, 1)
@@ -655,29 +711,25 @@ class SkinnyConfig(SplitReduce, Config):
         return mb if dt.acc.itemsize == 4 else max(1, mb // 2)
 
     def k_splits(self, M: int, N: int, K: int, sms: int, dtype: Any = FLOAT32) -> int:
-        """How many slices of K one launch uses, for a GPU of `sms` SMs (a pure function).
+        """How many slices of K one launch uses, for a GPU of `sms` SMs (a pure function, cached):
+        :meth:`split_plan`'s count."""
+        return self.split_plan(M, N, K, sms, dtype)[0]
 
-        The slice count that brings the grid nearest to one full wave, ``sms * occupancy`` blocks
-        (every SM holding the blocks ``__launch_bounds__`` promises it): 1 where the output alone
-        gives at least 2/3 of that. It is capped at :data:`MAX_SPLITS`, at a workspace of
-        :data:`MAX_WORKSPACE_BYTES`, at a workspace traffic (written once, read once) of
-        1/:data:`WORKSPACE_SHARE` of the streamed bytes, and at one step (tile_k) per slice; then
-        lowered so that no slice is empty.
+    def split_plan(self, M: int, N: int, K: int, sms: int, dtype: Any = FLOAT32) -> tuple[int, float]:
+        """(slices of K, the launch's predicted microseconds) for a GPU of `sms` SMs.
+
+        Each slice count S up to the caps is priced (see STREAM_GBS): the streaming time times the
+        wave factor of output_blocks * S blocks at ``occupancy`` per SM
+        (:func:`tiled_matmul.costmodel.wave_factor`), or the busiest SM's blocks' steps where those
+        take longer, plus a fixed cost per round of blocks and, for a split, its workspace's
+        traffic and its reduce kernel; the cheapest wins, the fewer slices on a tie. S is capped at
+        :data:`MAX_SPLITS`, at a workspace of :data:`MAX_WORKSPACE_BYTES`, at a workspace traffic
+        (written once, read once) of 1/:data:`WORKSPACE_SHARE` of the streamed bytes, and at one
+        step (tile_k) per slice; each S is taken as the kernel runs it, lowered so that no slice is
+        empty. The time compares configs of one rung at one shape (heuristic._ax_mma_params), not
+        rungs.
         """
-        dt = as_dtype(dtype)
-        outputs = M * N
-        blocks = self.output_blocks(M, N)
-        want = (sms * self.occupancy(dt) + blocks // 2) // blocks
-        cap = min(
-            self.MAX_SPLITS,
-            self.MAX_WORKSPACE_BYTES // (outputs * self.work_itemsize(dt)),
-            self.streamed(M, N, K) // (self.WORKSPACE_SHARE * 2 * outputs),
-            cdiv(K, self.tile_k),
-        )
-        splits = min(want, cap)
-        if splits <= 1:
-            return 1
-        return cdiv(K, self.k_slice(K, splits))
+        return _split_plan(self, int(M), int(N), int(K), int(sms), as_dtype(dtype))
 
     def workspace_bytes(self, M: int, N: int, dtype: Any = FLOAT32, K: "int | None" = None,
                         device: "int | DeviceLimits | None" = None) -> int:

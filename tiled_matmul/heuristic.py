@@ -458,11 +458,11 @@ _AX_HALF = {1: dict(nt=1, rows=4, unroll=2), 2: dict(nt=2)}
 HALF_AX_MMA_MIN = 3
 #: ... its default tile (32 rows, 8 warps along K, 2 blocks per SM), or 16 rows in 8 warps at 3
 #: blocks per SM where K is short (100000x8x1000 1.10 against 0.91, 12399x6x890 0.95 against 0.85)
-#: or the default's blocks would share the SMs unevenly (a last round of blocks under
-#: AX_MMA_MIN_BALANCE full: 9298x6x5590's 291 blocks are 2.2 per SM, 1.03 against 0.89)
+#: or the default's blocks would share the SMs unevenly (9298x6x5590's 291 blocks are 2.2 per SM:
+#: 1.03 against 0.89), which SkinnyConfig.split_plan prices for both tiles (waves, rounds, a
+#: split's reduce): the narrow tile where its plan is the cheaper
 _AX_MMA_NARROW = dict(rt=1, min_blocks=3)
 AX_MMA_SHORT_K = 2048
-AX_MMA_MIN_BALANCE = 0.8
 #: gemv_ax_mma (4 warps along K, 4 blocks per SM) also for a small A·x of GEMV_MAX + 1 to
 #: AX_MMA_WIDE_MAX columns (fewer than A's rows) whose A holds at most AX_MMA_WIDE_MAX_BYTES: on
 #: the H100 (scripts/variants_s18/probe_s18e.py ax, float16, us; cuBLAS) 94x50x6180 12.0 against
@@ -493,10 +493,8 @@ def _ax_mma_params(M: int, N: int, K: int, sms: int) -> dict[str, int]:
 
     if K <= AX_MMA_SHORT_K:
         return dict(_AX_MMA_NARROW)
-    cfg = GemvAxMmaConfig()
-    blocks = cfg.output_blocks(M, N) * cfg.k_splits(M, N, K, sms, "float16")
-    balance = blocks / (sms * cdiv(blocks, sms))  # blocks per SM over the rounds the busiest SM runs
-    return dict(_AX_MMA_NARROW) if balance < AX_MMA_MIN_BALANCE else {}
+    narrow = GemvAxMmaConfig(**_AX_MMA_NARROW).split_plan(M, N, K, sms, "float16")[1]
+    return dict(_AX_MMA_NARROW) if narrow < GemvAxMmaConfig().split_plan(M, N, K, sms, "float16")[1] else {}
 
 
 def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | None":
