@@ -42,10 +42,9 @@ TWO_CTA = [("dmma", {}), ("dmma", dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2
            ("dmma_tail", dict(bm=128, bn=64, wm=32, wn=64, min_blocks=2))]
 
 
-def main() -> None:
-    path = sys.argv[1]
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    shapes, cands = (TWO_CTA_SHAPES, TWO_CTA) if "twocta" in sys.argv[3:] else (SHAPES, CANDS)
+def probe(path: str, rounds: int, shapes, cands) -> None:
+    """Every candidate of `cands` (and auto and cuBLAS) on every float64 shape, `rounds` times, one
+    JSON line each into `path`; then one line per candidate: its median, x cuBLAS, auto's pick."""
     flush = L2Flusher()
     with open(path, "w") as out:
         for r in range(rounds):
@@ -73,6 +72,12 @@ def main() -> None:
             t = statistics.median(ms)
             pick = [x.get("picked") for x in recs if x["strategy"] == "auto"][0] if key[1] == "auto" else ""
             print(f"    {key[1]:10s} {key[2]:70s} {t * 1e3:8.1f} us {statistics.median(cub) / t:5.2f}x {pick or ''}")
+
+
+def main() -> None:
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    shapes, cands = (TWO_CTA_SHAPES, TWO_CTA) if "twocta" in sys.argv[3:] else (SHAPES, CANDS)
+    probe(sys.argv[1], rounds, shapes, cands)
 
 
 if __name__ == "__main__":
