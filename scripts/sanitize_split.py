@@ -80,6 +80,13 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("wgmma_tma_split_k", dict(split_k=8), 129, 127, 1001, "float16"),
     ("wgmma_tma_split_k", dict(split_k=4), 32, 1024, 4096, "float16"),
     ("wgmma_tma_split_k", dict(bn=64, stages=8, split_k=64), 256, 128, 8192, "float16"),
+    # the nineteenth session's slice counts (SkinnyConfig.split_plan): 5 slices of a 196-deep K,
+    # 8 of 10154 (ragged last slice), 4 of 3001 at 5 columns, 3 for a 16-bit A.x, 5 for a 16-bit x.B
+    ("gemv_xb", dict(mt=2), 2, 10, 196, "float32"),
+    ("gemv_ax", dict(nt=8, rows=4, unroll=1), 1000, 8, 10154, "float32"),
+    ("gemv_ax", dict(nt=8, rows=4, unroll=1), 2100, 5, 3001, "float32"),
+    ("gemv_ax_half", dict(nt=1, rows=4, unroll=2), 1309, 1, 3173, "float16"),
+    ("gemv_xb_half", dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 1, 3000, 20000, "float16"),
 ]
 
 
