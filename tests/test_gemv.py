@@ -414,6 +414,7 @@ def test_auto_picks_per_shape_inside_one_bucket(fresh_tunedb, monkeypatch):
         c = dispatch.choose(1024, 1024, K, device=dev)
         assert (c.strategy, c.params, c.source) == ("warp_tiled", {}, "user-db")
 
+
 @pytest.mark.parametrize(
     "cfg,shape,dtype,old,new",
     [
