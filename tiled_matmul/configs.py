@@ -40,6 +40,25 @@ def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def wave_factor(blocks: int, sms: int, per_sm: int) -> float:
+    """Q >= ~1: the time of `blocks` equal blocks on `sms` SMs holding `per_sm` each, over the time
+    the same work would take spread perfectly over every SM.
+
+    The busiest SM runs cdiv(blocks, sms) blocks in rounds of `per_sm`; a round of r < per_sm
+    blocks runs at sqrt(r / per_sm) of the SM's rate. 264 blocks of 2 per SM on 132 SMs: Q = 1;
+    133 blocks of 1 per SM: Q = 1.98 (a second, almost empty wave); 16 blocks of 2: Q = 11.7.
+
+    >>> wave_factor(264, 132, 2), round(wave_factor(133, 132, 1), 2), round(wave_factor(16, 132, 2), 1)
+    (1.0, 1.98, 11.7)
+    """
+    if blocks < 1:
+        return 1.0
+    busiest = cdiv(blocks, sms)
+    full, last = divmod(busiest, per_sm)
+    slots = full * per_sm + (math.sqrt(last * per_sm) if last else 0.0)
+    return slots * sms / blocks
+
+
 #: every (A column-major, B column-major) pair: what a template that reads each operand in either
 #: layout declares as its Config.LAYOUTS
 ALL_LAYOUTS: tuple[tuple[bool, bool], ...] = ((False, False), (False, True), (True, False), (True, True))
@@ -616,8 +635,6 @@ def _capped_grid(cfg: CappedSplitK, M: int, N: int, cap: int) -> tuple[int, int,
 def _split_plan(cfg: "SkinnyConfig", M: int, N: int, K: int, sms: int, dt: DType) -> tuple[int, float]:
     """SkinnyConfig.split_plan, computed once per (config, shape, SMs, dtype): the launch asks on
     every call."""
-    from .costmodel import wave_factor
-
     outputs = M * N
     blocks = cfg.output_blocks(M, N)
     cap = min(
@@ -670,7 +687,7 @@ class SkinnyConfig(SplitReduce, Config):
     #: the workspace's write and read back stay within 1/WORKSPACE_SHARE of the streamed bytes
     WORKSPACE_SHARE: ClassVar[int] = 8
     #: split_plan prices a slice count S, in microseconds on an H100: the streamed bytes at
-    #: STREAM_GBS (what these kernels stream at) times the grid's wave factor (costmodel.wave_factor:
+    #: STREAM_GBS (what these kernels stream at) times the grid's wave factor (wave_factor above:
     #: the busiest SM's rounds of blocks over a perfect spread), or, where longer, the busiest SM's
     #: rounds times a block's steps along its slice at STEP_US each (a step waits for its loads: a
     #: few blocks walking a long K are latency-bound); plus SPLIT_ROUND_US for each round (a block's
@@ -720,7 +737,7 @@ class SkinnyConfig(SplitReduce, Config):
 
         Each slice count S up to the caps is priced (see STREAM_GBS): the streaming time times the
         wave factor of output_blocks * S blocks at ``occupancy`` per SM
-        (:func:`tiled_matmul.costmodel.wave_factor`), or the busiest SM's blocks' steps where those
+        (:func:`wave_factor`), or the busiest SM's blocks' steps where those
         take longer, plus a fixed cost per round of blocks and, for a split, its workspace's
         traffic and its reduce kernel; the cheapest wins, the fewer slices on a tie. S is capped at
         :data:`MAX_SPLITS`, at a workspace of :data:`MAX_WORKSPACE_BYTES`, at a workspace traffic

@@ -53,7 +53,7 @@ from typing import Any, Iterable, Mapping
 
 from . import precision as _precision
 from . import registry
-from .configs import Config, cdiv
+from .configs import Config, cdiv, wave_factor
 from .device import DeviceLimits, device_limits
 from .dtypes import DType, as_dtype
 from .tiling import occupancy, traffic
@@ -300,25 +300,6 @@ def blocks_per_sm(cfg: Config, dt: DType, limits: DeviceLimits, registers: "int 
     """Resident blocks per SM (threads, shared memory, registers: estimated unless given); cached."""
     regs = estimated_registers(cfg, dt, limits) if registers is None else registers
     return max(1, occupancy(cfg.threads, cfg.smem_bytes(dt), regs, limits)["blocks_per_sm"])
-
-
-def wave_factor(blocks: int, sms: int, per_sm: int) -> float:
-    """Q >= ~1: the time of `blocks` equal blocks on `sms` SMs holding `per_sm` each, over the time
-    the same work would take spread perfectly over every SM.
-
-    The busiest SM runs cdiv(blocks, sms) blocks in rounds of `per_sm`; a round of r < per_sm
-    blocks runs at sqrt(r / per_sm) of the SM's rate. 264 blocks of 2 per SM on 132 SMs: Q = 1;
-    133 blocks of 1 per SM: Q = 1.98 (a second, almost empty wave); 16 blocks of 2: Q = 11.7.
-
-    >>> wave_factor(264, 132, 2), round(wave_factor(133, 132, 1), 2), round(wave_factor(16, 132, 2), 1)
-    (1.0, 1.98, 11.7)
-    """
-    if blocks < 1:
-        return 1.0
-    busiest = cdiv(blocks, sms)
-    full, last = divmod(busiest, per_sm)
-    slots = full * per_sm + (math.sqrt(last * per_sm) if last else 0.0)
-    return slots * sms / blocks
 
 
 # ---------------------------------------------------------------------------------------------
