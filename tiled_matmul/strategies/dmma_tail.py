@@ -6,7 +6,7 @@ import ctypes
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import split_k_rule
+from ..configs import split_k_rule, wave_factor
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT64, as_dtype
 from ..strategy import Strategy
@@ -112,11 +112,9 @@ class DmmaTailConfig(DmmaConfig):
         return head, tail, slices
 
     def cost_waves(self, M: int, N: int, K: int, sms: int, per_sm: int) -> float:
-        """The cost model's wave factor Q (costmodel.wave_factor) of this launch: the head's whole
+        """The cost model's wave factor Q (configs.wave_factor) of this launch: the head's whole
         waves, then the tail's tail * slices blocks, each 1/slices of a tile, in their own rounds:
         Q = (head + Q_tail * tail) / tiles, Q_tail being wave_factor of the tail's blocks."""
-        from ..costmodel import wave_factor
-
         head, tail, slices = self.plan(M, N, K, sms * per_sm)
         if not tail:
             return wave_factor(head, sms, per_sm)
