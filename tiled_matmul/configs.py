@@ -637,15 +637,16 @@ def _split_plan(cfg: "SkinnyConfig", M: int, N: int, K: int, sms: int, dt: DType
     every call."""
     outputs = M * N
     blocks = cfg.output_blocks(M, N)
+    elements = cfg.streamed(M, N, K)
     cap = min(
         cfg.MAX_SPLITS,
         cfg.MAX_WORKSPACE_BYTES // (outputs * cfg.work_itemsize(dt)),
-        cfg.streamed(M, N, K) // (cfg.WORKSPACE_SHARE * 2 * outputs),
+        elements // (cfg.WORKSPACE_SHARE * 2 * outputs),
         cdiv(K, cfg.tile_k),
     )
     per_sm = cfg.occupancy(dt)
     us_per_byte = 1 / (cfg.STREAM_GBS * 1e3)
-    streamed = cfg.streamed(M, N, K) * dt.itemsize
+    streamed = elements * dt.itemsize
 
     def cost(splits: int) -> float:
         grid = blocks * splits
