@@ -58,6 +58,7 @@ def test_nan_inf_and_overflow_propagate_like_cublas(dtype, rng):
     check_nonfinite_like_cublas(lambda a, b, out: k(a, b, out=out), dtype,
                                 [(33, 65, 1700), (129, 1, 2570), (1, 1, 1000), (200, 300, 4000)], (64, 64, 512), rng)
 
+
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_auto_takes_it_for_small_outputs_with_long_k(dtype, rng):
     # decode-like, long K on one tile, rows padded by a copy (an odd K, N = 60 or 9), a small C
