@@ -1,0 +1,26 @@
+"""What the twentieth session's probes share: callables timed in alternating rounds beside a
+device copy of the product's bytes."""
+import statistics
+
+import cupy
+
+from tiled_matmul.timing import time_fn
+
+
+def timed_with_copy(fns: dict, nbytes: int, rounds: int, flush) -> tuple[dict, dict]:
+    """({name: [median ms per round]}, {name: median of those}) for each callable of `fns` and for
+    "copy", a device-to-device copy of `nbytes` (CUDA events after warm-up, L2 flushed, 15 repeats a
+    round), the callables alternating within each round."""
+    src = cupy.empty(nbytes, dtype=cupy.uint8)
+    dst = cupy.empty_like(src)
+    fns = {**fns, "copy": lambda: dst.data.copy_from_device_async(src.data, nbytes)}
+    res = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, f in fns.items():
+            res[k].append(time_fn(lambda i, f=f: f(), repeat=15, warmup=3, flush=flush).median_ms)
+    return res, {k: statistics.median(v) for k, v in res.items()}
+
+
+def pct_of_copy(nbytes: int, ms: float, copy_ms: float) -> float:
+    """The product's bytes per time as % of the copy's rate (its reads and writes counted)."""
+    return 100 * (nbytes / ms) / (2 * nbytes / copy_ms)
