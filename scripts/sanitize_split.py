@@ -87,6 +87,14 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("gemv_ax", dict(nt=8, rows=4, unroll=1), 2100, 5, 3001, "float32"),
     ("gemv_ax_half", dict(nt=1, rows=4, unroll=2), 1309, 1, 3173, "float16"),
     ("gemv_xb_half", dict(threads=512, mt=1, unroll=8, min_blocks=1, kg=32), 1, 3000, 20000, "float16"),
+    # the twentieth session's gemv_xb_tma (the TMA ring): unsplit on 64- and 32-column blocks, split
+    # (the reduce), row chunks with rows past M, ragged N and K (padded copies), fewer steps than
+    # stages, and the 6x2048x1024 product that ran 16x slower than its neighbours
+    ("gemv_xb_tma", {}, 8, 8192, 2048, "float32"),
+    ("gemv_xb_tma", dict(mt=1, bn=32, rk=128, stages=8), 1, 4096, 4096, "float32"),
+    ("gemv_xb_tma", dict(mt=8, bn=32, rk=128), 6, 2048, 1024, "float32"),
+    ("gemv_xb_tma", dict(mt=4, rk=128, stages=6), 11, 1001, 1003, "float32"),
+    ("gemv_xb_tma", dict(mt=2, bn=32, rk=128, stages=8), 2, 640, 200, "float32"),
 ]
 
 

@@ -1,6 +1,7 @@
-"""GPU checks of the GEMV rungs, gemv_xb (small M) and gemv_ax (small N) (marked `gpu`).
+"""GPU checks of the GEMV rungs, gemv_xb and gemv_xb_tma (small M) and gemv_ax (small N) (marked
+`gpu`).
 
-Every config of both rungs, both dtypes, on skinny shapes with ragged sizes (including ones whose
+Every config of each rung, in each dtype it computes (gemv_xb_tma: float32), on skinny shapes with ragged sizes (including ones whose
 K is split at launch into a workspace and reduced), unaligned operands, split-K determinism, and
 NaN/Inf propagation against cupy.matmul.
 """
@@ -17,8 +18,11 @@ from .conftest import poisoned
 
 pytestmark = pytest.mark.gpu
 
-GEMV = ("gemv_xb", "gemv_ax")
+GEMV = ("gemv_xb", "gemv_xb_tma", "gemv_ax")
 DTYPES = (np.float32, np.float64)
+#: (rung, dtype) pairs the rungs compute
+RUNG_DTYPES = [pytest.param(n, d, id=f"{n}-{np.dtype(d).name}") for n in GEMV for d in DTYPES
+               if tm.STRATEGIES[n].supports(np.dtype(d).name)]
 #: the thin side (M for gemv_xb, N for gemv_ax), K, and the wide side
 THIN = (1, 2, 7, 8, 16, 33)
 DEPTH = (1, 7, 129, 1000, 65536)
@@ -36,15 +40,14 @@ def _uniform(gen, rows, cols, dtype):
 
 
 def _shape(name, thin, K, wide):
-    return (thin, wide, K) if name == "gemv_xb" else (wide, thin, K)
+    return (thin, wide, K) if name.startswith("gemv_xb") else (wide, thin, K)
 
 
 def _splits(name, cfg, M, N, K, dtype):
     return cfg.k_splits(M, N, K, device_limits().sm_count, dtype)
 
 
-@pytest.mark.parametrize("name", GEMV)
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name,dtype", RUNG_DTYPES)
 @pytest.mark.parametrize("K", DEPTH)
 def test_every_config_on_skinny_shapes(name, dtype, K):
     """All THIN x WIDE shapes at this K, every config of the rung on the same inputs, into a
@@ -69,8 +72,7 @@ def test_every_config_on_skinny_shapes(name, dtype, K):
         assert split_seen, "no shape at this K took the split-K path"
 
 
-@pytest.mark.parametrize("name", GEMV)
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name,dtype", RUNG_DTYPES)
 def test_unaligned_operands(name, dtype):
     """C-contiguous views that start one element into their buffer: not 16-byte aligned, so the
     element paths run (the shapes have K and N multiples of 4, so alignment is the only cause),
@@ -102,10 +104,10 @@ def test_unaligned_operands(name, dtype):
 
 DETERMINISM = {"gemv_xb": [(1, 8192, 8192), (3, 1000, 65536), (8, 4096, 1000), (1, 1000, 65536)],
                "gemv_ax": [(256, 1, 65536), (100, 3, 65536), (33, 8, 4096)]}
+DETERMINISM["gemv_xb_tma"] = DETERMINISM["gemv_xb"]
 
 
-@pytest.mark.parametrize("name", GEMV)
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name,dtype", RUNG_DTYPES)
 def test_split_k_is_deterministic(name, dtype):
     """Sums over K that are not one thread's (slices of K in a workspace, gemv_xb's K groups in a
     block): two runs give bit-identical results, and every config splits K on some shape here."""
@@ -126,13 +128,12 @@ def test_split_k_is_deterministic(name, dtype):
     assert all(split.values()), [cfg.params() for cfg, n in split.items() if not n]
 
 
-@pytest.mark.parametrize("name", GEMV)
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name,dtype", RUNG_DTYPES)
 def test_nan_and_inf_propagate_like_cupy_matmul(name, dtype, rng):
     import cupy as cp
 
-    shapes = {"gemv_xb": [(1, 8192, 8192), (7, 1000, 129), (2, 33, 7), (1, 3, 4096)],
-              "gemv_ax": [(8192, 1, 8192), (1000, 7, 129), (33, 2, 7), (3, 1, 4096)]}[name]
+    xb = [(1, 8192, 8192), (7, 1000, 129), (2, 33, 7), (1, 3, 4096)]
+    shapes = {"gemv_xb": xb, "gemv_xb_tma": xb, "gemv_ax": [(8192, 1, 8192), (1000, 7, 129), (33, 2, 7), (3, 1, 4096)]}[name]
     for M, N, K in shapes:
         a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(dtype))
         b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(dtype))
@@ -160,7 +161,7 @@ def test_split_launch_on_a_non_default_stream(name):
     """The workspace, the slices and the reduction all go on the caller's stream."""
     import cupy as cp
 
-    M, N, K = (1, 8192, 8192) if name == "gemv_xb" else (256, 1, 65536)
+    M, N, K = (1, 8192, 8192) if name.startswith("gemv_xb") else (256, 1, 65536)
     gen = cp.random.default_rng(3)
     a, b = _uniform(gen, M, K, np.float32), _uniform(gen, K, N, np.float32)
     cp.cuda.Device().synchronize()
@@ -185,7 +186,7 @@ def test_auto_runs_the_gemv_rungs_on_skinny_shapes(shape, dtype, fresh_tunedb):
     M, N, K = shape
     choice = dispatch.choose(M, N, K, np.dtype(dtype).name)
     if choice.source == "heuristic":
-        assert choice.strategy == ("gemv_xb" if M <= 8 < N else "gemv_ax")
+        assert choice.strategy in (("gemv_xb", "gemv_xb_tma") if M <= 8 < N else ("gemv_ax",))
     gen = cp.random.default_rng(5)
     a, b = _uniform(gen, M, K, dtype), _uniform(gen, K, N, dtype)
     out = poisoned((M, N), dtype)

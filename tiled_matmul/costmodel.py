@@ -102,6 +102,7 @@ SECTOR_BYTES = 32
 #: their tiles are padded far beyond the output); 1 where not listed
 COMPUTE_SHARE: dict[str, float] = {
     "gemv_xb": 0.25,
+    "gemv_xb_tma": 0.25,
     "gemv_ax": 0.25,
 }
 
@@ -173,6 +174,7 @@ DEFAULT_EFFICIENCY: dict = {
     # the GEMV rungs are memory-bound (MEMORY_EFFICIENCY); their compute term is the padded tiles
     # at COMPUTE_SHARE of the SIMT peak
     "gemv_xb": 0.8,
+    "gemv_xb_tma": 0.8,
     "gemv_ax": 0.8,
     "gemv_xb_half": 0.8,
     "gemv_ax_half": 0.8,
@@ -183,6 +185,10 @@ DEFAULT_EFFICIENCY: dict = {
 #: 0.82-0.87; tiled rungs on memory-bound shapes (wgmma 64x64 at 16384x64x4096, 0.147 ms) ~0.7
 MEMORY_EFFICIENCY: dict[str, float] = {
     "gemv_xb": 0.80,
+    # gemv_xb_tma: 2.65-2.67 TB/s on four x·B products of 268 MB (scripts/variants_s20/
+    # probe_bulk_gemv.py, H100), 1.5-4% faster than gemv_xb's picks in the same run: gemv_xb's value
+    # scaled by that
+    "gemv_xb_tma": 0.82,
     "gemv_ax": 0.82,
     "gemv_xb_half": 0.80,
     "gemv_ax_half": 0.82,
@@ -488,7 +494,7 @@ SKINNY_MAX = 64
 SKINNY_MAX_CHUNKS = 8
 #: the short side of C each GEMV rung is built for ("M": x·B, "N": A·x); a Config's
 #: ``COST_SKINNY_SIDE`` overrides it, and a streaming config not listed faces its tile's short side
-SKINNY_SIDE: dict[str, str] = {"gemv_xb": "M", "gemv_ax": "N"}
+SKINNY_SIDE: dict[str, str] = {"gemv_xb": "M", "gemv_xb_tma": "M", "gemv_ax": "N"}
 
 
 def skinny_fits(cfg: Config, M: int, N: int) -> bool:

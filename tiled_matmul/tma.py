@@ -134,7 +134,7 @@ def encode(args: TiledArgs) -> bytes:
 
 
 class MapCache:
-    """Encoded tensor maps by (address, shape, pitch, box, dtype), the oldest dropped past `size`
+    """Encoded tensor maps by (address, shape, pitch, box, dtype, swizzle), the oldest dropped past `size`
     entries. Encoding depends on nothing else, so a hit is exact; a freed and reused address with
     the same shape maps the same bytes."""
 
@@ -145,13 +145,14 @@ class MapCache:
         self.encoded = 0  #: maps encoded so far (tests check that repeats hit)
 
     def get(self, address: int, rows: int, cols: int, pitch: int, itemsize: int, dtype_code: int, box_rows: int,
-            box_cols: int, name: str = "matrix") -> bytes:
-        key = (address, rows, cols, pitch, itemsize, dtype_code, box_rows, box_cols)
+            box_cols: int, name: str = "matrix", swizzle: int = 128) -> bytes:
+        key = (address, rows, cols, pitch, itemsize, dtype_code, box_rows, box_cols, swizzle)
         hit = self._maps.get(key)
         if hit is not None:
             return hit
         data = encode(tiled_2d(address=address, rows=rows, cols=cols, pitch=pitch, itemsize=itemsize,
-                               dtype_code=dtype_code, box_rows=box_rows, box_cols=box_cols, name=name))
+                               dtype_code=dtype_code, box_rows=box_rows, box_cols=box_cols, name=name,
+                               swizzle=swizzle))
         with self._lock:
             self._maps[key] = data
             self.encoded += 1
