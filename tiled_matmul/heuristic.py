@@ -161,6 +161,66 @@ def _xb_params(table: dict, one_group: dict, M: int, N: int, K: int) -> dict[str
     return dict(params)
 
 
+#: gemv_xb_tma (x·B with B streamed through a TMA ring; sm_90a, plain 2-D float32 products whose
+#: rows are whole 16-byte vectors) takes the x·B products gemv_xb would where B holds at least
+#: XB_TMA_MIN_STREAM elements and N >= XB_TMA_MIN_N, or, for M > 4 (its 8-row tile), at least
+#: XB_TMA_MIN_STREAM_8. Its ring keeps more bytes in flight than gemv_xb's registers, which hold few
+#: at 8 rows: on 95 shapes (scripts/variants_s20/probe_xb_tma_rule.py, H100) every M = 6 and 8 one
+#: ran 1.04-2.8x faster (8x1024x1024 29.2 -> 10.4 us, 8x8192x16384 203.7 -> 185.4), but one, below
+#: this threshold: 6x2048x1024, 26 -> 418 us (RESULTS.md, twentieth session); at M <= 4 it gained
+#: 4-7% from 2^26 elements of B with N >= 4096 (1x4096x16384 105.5 -> 101.4 us) and lost up to
+#: 10% with narrower or smaller B (1x1024x16384 32.6 -> 35.9 us: 32 column blocks, K split 4 ways)
+XB_TMA_MIN_STREAM = 2**26
+XB_TMA_MIN_N = 4096
+XB_TMA_MIN_STREAM_8 = 2**22
+#: ... and, at 8 rows, whose grid (column blocks x K slices) is at most this many blocks per SM:
+#: on the 48 random shapes of probe_xb_tma_rule.py --heldout, the M > 4 ones ran 1.02-1.67x faster
+#: up to 264 blocks (132 SMs; one at 257 blocks 2% slower), and 0.88-1.08x on 335-1683 blocks
+#: (6x4252x5548 in 335: 47.0 -> 53.1 us), where each block's ring fills and drains in turn
+XB_TMA_MAX_ROUNDS = 2
+#: its params by M rounded up to a power of two: 64 columns per block, or 32 where that fills the
+#: SMs' one block each (their rings take most of the shared memory) more than 5% better
+#: (1x4096x16384: 89.7% of a copy's bandwidth on 128 blocks of 32, 87.5% on 64 blocks of 64 in two
+#: K slices; 8x8192x8192: 89.9% on 128 blocks of 64, 86.5% on 256 of 32)
+_XB_TMA = {1: dict(mt=1, rk=128, stages=6), 2: dict(mt=2, rk=128, stages=6), 4: dict(mt=4, rk=128, stages=6),
+           8: {}}
+_XB_TMA_NARROW = {1: dict(mt=1, bn=32, rk=128, stages=8), 2: dict(mt=2, bn=32, rk=128, stages=8),
+                  4: dict(mt=4, bn=32, rk=128, stages=8), 8: dict(mt=8, bn=32, rk=128)}
+
+
+def _xb_tma(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | None":
+    """gemv_xb_tma and its params for a float32 x·B that gemv_xb would take, or None where B is
+    small or narrow (XB_TMA_MIN_STREAM, XB_TMA_MIN_N, XB_TMA_MIN_STREAM_8) or a row of B, or of A
+    (M > 1), is not a whole number of 16-byte vectors (TMA would need padded copies).
+
+    >>> _xb_tma(8, 8192, 8192, 132)
+    ('gemv_xb_tma', {})
+    >>> _xb_tma(1, 4096, 16384, 132)
+    ('gemv_xb_tma', {'mt': 1, 'bn': 32, 'rk': 128, 'stages': 8})
+    >>> _xb_tma(1, 8190, 8192, 132) is None
+    True
+    >>> _xb_tma(1, 2048, 32768, 132) is None, _xb_tma(8, 2048, 2048, 132)[0]
+    (True, 'gemv_xb_tma')
+    """
+    big = N * K >= XB_TMA_MIN_STREAM_8 if M > 4 else N * K >= XB_TMA_MIN_STREAM and N >= XB_TMA_MIN_N
+    if not big or N % 4 or (M > 1 and K % 4):
+        return None
+    rows = 1 << (M - 1).bit_length()
+
+    def fill(bn: int) -> float:  # the share of one block per SM that the column blocks use
+        blocks = cdiv(N, bn)
+        return blocks / (cdiv(blocks, sms) * sms)
+
+    params = dict((_XB_TMA_NARROW if fill(32) > 1.05 * fill(64) else _XB_TMA)[rows])
+    if rows == 8:
+        from .strategies.gemv_xb_tma import GemvXbTmaConfig
+
+        cfg = GemvXbTmaConfig(**params)
+        if cfg.output_blocks(M, N) * cfg.k_splits(M, N, K, sms, "float32") > XB_TMA_MAX_ROUNDS * sms:
+            return None
+    return "gemv_xb_tma", params
+
+
 def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     """The GEMV rung and params for a skinny shape, or None.
 
@@ -742,6 +802,8 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     >>> recommend(256, 256, 65536, wgmma=False)
     ('split_k', {'bm': 64, 'bn': 64, 'bk': 8, 'wm': 32, 'wn': 32, 'tm': 4, 'tn': 8, 'stages': 4, 'group_m': 8, 'min_blocks': 4, 'split_k': 16})
     >>> recommend(1, 8192, 8192)
+    ('gemv_xb_tma', {'mt': 1, 'rk': 128, 'stages': 6})
+    >>> recommend(1, 8192, 8192, tma=False)
     ('gemv_xb', {'threads': 512, 'mt': 1, 'unroll': 8, 'min_blocks': 1, 'kg': 32})
     >>> recommend(3, 4096, 14336, dtype="float64")
     ('gemv_xb', {'threads': 256, 'mt': 4, 'unroll': 8, 'min_blocks': 1, 'kg': 16})
@@ -765,11 +827,13 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
         name, params = _tensor_cores_only(M, N, K, sms or device_limits().sm_count, wgmma)
         return name, dict(params, passes=PASSES[modes[0]]) if modes[0] != "tf32x3" else params
     tensor_cores = "tf32x3" in modes
-    gemv = _gemv(M, N, K)
-    if gemv is not None:
-        return gemv
     if sms is None:
         sms = device_limits().sm_count
+    gemv = _gemv(M, N, K)
+    if gemv is not None:
+        if gemv[0] == "gemv_xb" and wgmma and tma and as_dtype(dtype).itemsize == 4:
+            return _xb_tma(M, N, K, sms) or gemv
+        return gemv
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
     f64 = as_dtype(dtype).itemsize == 8
     if f64 and big_tiles >= sms:
