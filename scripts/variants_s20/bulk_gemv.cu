@@ -388,7 +388,98 @@ ax_tma(const __grid_constant__ TmTensorMap amap, const __grid_constant__ TmTenso
                 const int k = lane + 32 * j;
                 float b[NN];
 #pragma unroll
-                for (int n = 0; n < NN; ++n) b[n] = bs[k * NN + n];
+                for (int n = 0; n < NN; ++n) b[n] = NO_B ? __int_as_float(0x3f800000 + k * 8 + n) : bs[k * NN + n];
+#pragma unroll
+                for (int i = 0; i < RW; ++i) {
+                    const float a = as[(warp + CW * i) * RKC + k];
+#pragma unroll
+                    for (int n = 0; n < NN; ++n) acc[i][n] = fmaf(a, b[n], acc[i][n]);
+                }
+            }
+            __syncwarp();
+            if (lane == 0) mbar_arrive(empty0 + 8 * st);
+        }
+    }
+    if (warp < CW) {
+        float* c = C + (size_t)blockIdx.y * M * NN;
+#pragma unroll
+        for (int i = 0; i < RW; ++i)
+#pragma unroll
+            for (int n = 0; n < NN; ++n) {
+                float v = acc[i][n];
+#pragma unroll
+                for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+                const int r = m0 + warp + CW * i;
+                if (lane == n && r < M) c[(size_t)r * NN + n] = v;
+            }
+    }
+}
+
+// A.x variants for the N = 8 question (why 8192 x 8 x 8192 stays at 84-85% where N = 1 reaches
+// 89-90%): B_BULK takes B's stage as one 1-D bulk copy of RKC * NN contiguous floats from `B`
+// instead of a 2-D box of RKC 32-byte rows (does the copy engine's per-row rate matter?). NO_B (a
+// timing control, wrong results): B is not copied and its values are made from k in registers, so
+// the consumers' FMAs stay and B's reads (shared memory, and 32 MB from L2 over the grid) go.
+template <int NN, int BM, int RKC, int STAGES, int CW, bool B_BULK, bool NO_B = false>
+__global__ void __launch_bounds__((CW + 1) * 32, 1)
+ax_tma2(const __grid_constant__ TmTensorMap amap, const __grid_constant__ TmTensorMap bmap, const float* __restrict__ B,
+        float* __restrict__ C, int M, int K, int k_per) {
+    constexpr int RW = BM / CW, KJ = RKC / 32;
+    constexpr int STAGE = BM * RKC + RKC * NN;
+    static_assert(BM % CW == 0 && RKC % 32 == 0, "whole rows and k runs");
+    extern __shared__ __align__(128) float ring[];
+    unsigned long long* bars = reinterpret_cast<unsigned long long*>(ring + STAGES * STAGE);
+    const int m0 = blockIdx.x * BM;
+    const int kb = blockIdx.y * k_per, ke = min(K, kb + k_per);
+    const int steps = (ke - kb + RKC - 1) / RKC;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const unsigned full0 = smem_u32(bars), empty0 = full0 + 8 * STAGES;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            mbar_init(full0 + 8 * s, 1);
+            mbar_init(empty0 + 8 * s, CW);
+        }
+        mbar_fence_init();
+    }
+    __syncthreads();
+    float acc[RW][NN];
+#pragma unroll
+    for (int i = 0; i < RW; ++i)
+#pragma unroll
+        for (int n = 0; n < NN; ++n) acc[i][n] = 0.f;
+    if (warp == CW) {
+        if (lane == 0)
+            for (int s = 0; s < steps; ++s) {
+                const int st = s % STAGES;
+                mbar_wait(empty0 + 8 * st, ((s / STAGES) & 1) ^ 1);
+                const int k0 = kb + s * RKC;
+                float* as = ring + st * STAGE;
+                if (NO_B) {
+                    mbar_arrive_expect_tx(full0 + 8 * st, BM * RKC * 4);
+                    tma_load_2d(smem_u32(as), &amap, k0, m0, full0 + 8 * st);
+                } else if (B_BULK) {
+                    const int kc = min(RKC, K - k0);  // whole stages here (K a multiple of RKC)
+                    mbar_arrive_expect_tx(full0 + 8 * st, BM * RKC * 4 + kc * NN * 4);
+                    tma_load_2d(smem_u32(as), &amap, k0, m0, full0 + 8 * st);
+                    bulk_g2s(smem_u32(as + BM * RKC), B + (size_t)k0 * NN, kc * NN * 4, full0 + 8 * st);
+                } else {
+                    mbar_arrive_expect_tx(full0 + 8 * st, STAGE * 4);
+                    tma_load_2d(smem_u32(as), &amap, k0, m0, full0 + 8 * st);
+                    tma_load_2d(smem_u32(as + BM * RKC), &bmap, 0, k0, full0 + 8 * st);
+                }
+            }
+    } else {
+        for (int s = 0; s < steps; ++s) {
+            const int st = s % STAGES;
+            mbar_wait(full0 + 8 * st, (s / STAGES) & 1);
+            const float* as = ring + st * STAGE;
+            const float* bs = as + BM * RKC;
+#pragma unroll
+            for (int j = 0; j < KJ; ++j) {
+                const int k = lane + 32 * j;
+                float b[NN];
+#pragma unroll
+                for (int n = 0; n < NN; ++n) b[n] = NO_B ? __int_as_float(0x3f800000 + k * 8 + n) : bs[k * NN + n];
 #pragma unroll
                 for (int i = 0; i < RW; ++i) {
                     const float a = as[(warp + CW * i) * RKC + k];
