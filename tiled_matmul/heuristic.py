@@ -167,7 +167,8 @@ def _xb_params(table: dict, one_group: dict, M: int, N: int, K: int) -> dict[str
 #: XB_TMA_MIN_STREAM_8. Its ring keeps more bytes in flight than gemv_xb's registers, which hold few
 #: at 8 rows: on 95 shapes (scripts/variants_s20/probe_xb_tma_rule.py, H100) every M = 6 and 8 one
 #: ran 1.04-2.8x faster (8x1024x1024 29.2 -> 10.4 us, 8x8192x16384 203.7 -> 185.4), but one, below
-#: this threshold: 6x2048x1024, 26 -> 418 us (RESULTS.md, twentieth session); at M <= 4 it gained
+#: this threshold: 6x2048x1024, 26 -> 418 us, which did not reproduce (12.0 us in two later
+#: processes; RESULTS.md, twentieth session); at M <= 4 it gained
 #: 4-7% from 2^26 elements of B with N >= 4096 (1x4096x16384 105.5 -> 101.4 us) and lost up to
 #: 10% with narrower or smaller B (1x1024x16384 32.6 -> 35.9 us: 32 column blocks, K split 4 ways)
 XB_TMA_MIN_STREAM = 2**26
