@@ -388,7 +388,7 @@ ax_tma(const __grid_constant__ TmTensorMap amap, const __grid_constant__ TmTenso
                 const int k = lane + 32 * j;
                 float b[NN];
 #pragma unroll
-                for (int n = 0; n < NN; ++n) b[n] = NO_B ? __int_as_float(0x3f800000 + k * 8 + n) : bs[k * NN + n];
+                for (int n = 0; n < NN; ++n) b[n] = bs[k * NN + n];
 #pragma unroll
                 for (int i = 0; i < RW; ++i) {
                     const float a = as[(warp + CW * i) * RKC + k];
