@@ -89,7 +89,8 @@ def test_plain_sources_are_byte_identical_to_before():
 #: later still; its plain sources stayed byte-identical then: tests/test_wgmma_tma_tf32.py) and
 #: dmma_split_k (whose SPLIT_K hooks leave every dmma source as it was: tests/test_dmma_split_k.py)
 #: and dmma_tail (thirteenth session; its TAIL hooks render nothing elsewhere: tests/test_dmma_tail.py)
-LATER = ("wgmma_tma", "wgmma_tma_tf32", "dmma_split_k", "dmma_tail")
+#: and gemv_xb_tma (twentieth session: a new template; no other rung's rendering changed)
+LATER = ("wgmma_tma", "wgmma_tma_tf32", "dmma_split_k", "dmma_tail", "gemv_xb_tma")
 #: configs added to an older rung's search space after the digest (sixth session: the 64 x 64
 #: wgmma_split_k tiles at 4 and 8 slices, for the small cubes)
 LATER_CONFIGS = [("wgmma_split_k", tm.STRATEGIES["wgmma_split_k"].make_config(bm=64, bn=64, stages=4, min_blocks=2,
