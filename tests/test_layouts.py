@@ -87,10 +87,10 @@ def test_every_tunable_rung_reads_layouts():
     # column-major A (TF32 wgmma: k-major A); dmma_tail (thirteenth session) takes plain products
     # only (Config.EXTRAS empty): `auto` gives a call with other layouts to another rung, and a
     # call that names it copies such operands first; so do the fourteenth session's half rungs
-    # (mma_half_split_k, gemv_xb_half, gemv_ax_half), the fifteenth's gemv_ax_mma and the
-    # eighteenth's wgmma_tma_split_k
+    # (mma_half_split_k, gemv_xb_half, gemv_ax_half), the fifteenth's gemv_ax_mma, the
+    # eighteenth's wgmma_tma_split_k and the twentieth's gemv_xb_tma
     plain_only = {"mma_half", "wgmma_tma", "dmma_tail", "mma_half_split_k", "gemv_xb_half", "gemv_ax_half", "gemv_ax_mma",
-                  "wgmma_tma_split_k"}
+                  "wgmma_tma_split_k", "gemv_xb_tma"}
     tunable = [n for n, e in tm.STRATEGIES.items() if e.tunable and n not in plain_only]
     for name in plain_only:
         assert tm.STRATEGIES[name].config_cls.LAYOUTS == (), name
