@@ -535,13 +535,20 @@ class SplitReduce:
         if slices == 1:
             kernel.launcher(grid, A.data.ptr, B.data.ptr, C.data.ptr, M, N, K, flags, stream.ptr)
             return
+        self.launch_split(kernel, slices, lambda out: kernel.launcher(grid, A.data.ptr, B.data.ptr, out, M, N, K,
+                                                                      flags, stream.ptr), C, M, N, flags, stream)
+
+    def launch_split(self, kernel: Any, slices: int, main: Any, C: Any, M: int, N: int, flags: int,
+                     stream: Any) -> None:
+        """`main(address)` (the main kernel's launch, writing its `slices` slices there) into a fresh
+        [S, M, N] workspace, then the fixed-order reduction into C, both on `stream`."""
         import cupy
 
         # [batch][slices][M][N]: a batched launch (epilogue.ExLaunch) keeps each matrix's slices
         # together. Held until both launches are queued: freed memory goes back to the pool in
         # stream order only from then on.
         work = cupy.cuda.alloc(getattr(kernel, "batch", 1) * slices * M * N * self._work_isz(kernel, C))
-        kernel.launcher(grid, A.data.ptr, B.data.ptr, work.ptr, M, N, K, flags, stream.ptr)
+        main(work.ptr)
         self.launch_reduce(kernel, work.ptr, C, M, N, flags, stream, slices)
 
 
@@ -783,12 +790,18 @@ class SkinnyConfig(SplitReduce, Config):
         yield (threads % 32 == 0 and threads >= 64,
                f"threads ({threads}) must be a multiple of 32 (whole warps), at least 64")
         yield self._min_blocks_rule(hi=8)
+        yield self._registers_rule(limits, dt)
+
+    def _registers_rule(self, limits: DeviceLimits, dt: DType) -> Rule:
+        """:meth:`registers` fit the share of the SM's registers that ``occupancy`` blocks leave a
+        thread."""
+        threads = self.threads  # type: ignore[attr-defined]
         occ = self.occupancy(dt)
         budget = min(255, limits.regs_per_sm // max(1, threads * occ))
         need = self.registers(dt)
-        yield (need <= budget,
-               f"{occ} blocks of {threads} threads per SM leave {budget} registers per thread, and this "
-               f"config needs about {need} for {dt}; lower min_blocks, threads or the per-thread work")
+        return (need <= budget,
+                f"{occ} blocks of {threads} threads per SM leave {budget} registers per thread, and this "
+                f"config needs about {need} for {dt}; lower min_blocks, threads or the per-thread work")
 
 
 __all__ = ["Config", "EXTRA_FEATURES", "WarpGridConfig", "SkinnyConfig", "SplitReduce", "SplitKField", "CappedSplitK",

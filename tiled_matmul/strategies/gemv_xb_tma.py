@@ -113,10 +113,7 @@ class GemvXbTmaConfig(SkinnyConfig):
         yield (kl * self.mt * self.bn <= self.stages * self.stage_elements(),
                f"the K lanes' sums ({kl} x {self.mt} x {self.bn}) must fit the ring of {self.stages} stages")
         yield self._fits_sm_rule(limits, dt, self.min_blocks)
-        budget = min(255, limits.regs_per_sm // max(1, self.threads * self.min_blocks))
-        yield (self.registers(dt) <= budget,
-               f"{self.min_blocks} blocks of {self.threads} threads per SM leave {budget} registers per thread; "
-               f"this config needs about {self.registers(dt)} for {dt}")
+        yield self._registers_rule(limits, dt)
 
     # -- the launch ------------------------------------------------------------------------------
     def tensor_maps(self, dt: DType, M: int, K: int, N: int, a_ptr: int, lda: int, b_ptr: int,
@@ -139,8 +136,7 @@ class GemvXbTmaConfig(SkinnyConfig):
             zero_rows(C.data.ptr, M, N, N, C.itemsize, stream.ptr)
             return
         dt = kernel.dtype
-        sms = device_limits(kernel.device).sm_count // getattr(kernel, "batch", 1)
-        splits = self.k_splits(M, N, K, sms, dt)
+        splits = self.k_splits(M, N, K, device_limits(kernel.device).sm_count, dt)  # (no batches: EXTRAS)
         grid = (self.output_blocks(M, N), 1, splits)
         launcher = kept_launcher(kernel, "__xb_tma__",
                                  lambda: XbTmaLauncher(kernel.raw, self.block(), kernel.smem_bytes))
@@ -161,13 +157,11 @@ class GemvXbTmaConfig(SkinnyConfig):
                 launcher.remember(key, packed)
             launcher.launch_packed(packed, stream.ptr)
             return
-        import cupy
-
-        work = cupy.cuda.alloc(splits * M * N * self.work_itemsize(dt))
-        launcher.launch_packed(launcher.pack(grid, amap, bmap, work.ptr, M, N, K), stream.ptr)
-        # bit 1: C's and the workspace's rows are 16-byte vectors (N a multiple of VEC, C aligned)
+        # the reduce's flags, bit 1: C's and the workspace's rows are 16-byte vectors (N a multiple
+        # of VEC, C aligned)
         vec_ok = N % self.vec(dt) == 0 and C.data.ptr % 16 == 0
-        self.launch_reduce(kernel, work.ptr, C, M, N, 2 if vec_ok else 0, stream, splits)
+        self.launch_split(kernel, splits, lambda out: launcher.launch_packed(
+            launcher.pack(grid, amap, bmap, out, M, N, K), stream.ptr), C, M, N, 2 if vec_ok else 0, stream)
 
 
 class XbTmaLauncher(PackedLauncher):
