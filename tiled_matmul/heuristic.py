@@ -830,13 +830,13 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     tensor_cores = "tf32x3" in modes
     if sms is None:
         sms = device_limits().sm_count
+    f64 = as_dtype(dtype).itemsize == 8
     gemv = _gemv(M, N, K)
     if gemv is not None:
-        if gemv[0] == "gemv_xb" and wgmma and tma and as_dtype(dtype).itemsize == 4:
+        if gemv[0] == "gemv_xb" and wgmma and tma and not f64:  # (the 16-bit types: half_pick above)
             return _xb_tma(M, N, K, sms) or gemv
         return gemv
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
-    f64 = as_dtype(dtype).itemsize == 8
     if f64 and big_tiles >= sms:
         return ("dmma", dict(_DMMA)) if dmma else ("warp_tiled", {})
     if f64 and dmma and K >= DMMA_SPLIT_MIN_K and min(M, N) > GEMV_MAX:
