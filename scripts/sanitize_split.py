@@ -74,6 +74,13 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("register_blocked", dict(bm=64, bn=64, bk=16, tm=4, tn=4), 129, 127, 31, "float64"),
     # mma_half_split_k on zero-padded copies of unaligned operands (sixteenth session): odd K and N
     ("mma_half_split_k", {}, 300, 257, 2049, "float16"),
+    # dmma's partial-tile kernel (twenty-first session): aligned operands, tiles shifted back inside
+    # M and N (both ragged, one ragged, M below a tile), split and tail products through it
+    ("dmma", dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2), 300, 200, 1000, "float64"),
+    ("dmma", {}, 257, 130, 64, "float64"),
+    ("dmma", dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4), 100, 66, 30, "float64"),
+    ("dmma_split_k", dict(split_k=4), 300, 130, 4000, "float64"),
+    ("dmma_tail", {}, 1000, 1000, 1000, "float64"),
     # the eighteenth session's wgmma_tma_split_k: empty slices (K = 100 in 64 ways), ragged rows
     # padded by a copy, a decode-like C, and several units per CTA (4 tiles x 64 slices)
     ("wgmma_tma_split_k", dict(split_k=64), 33, 65, 100, "float16"),

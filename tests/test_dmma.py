@@ -245,21 +245,49 @@ def test_elem_kernel_is_a_second_function_that_launches_pick_by_flags():
     cfg = DmmaConfig()
     src = tm.source("dmma")
     name = kernel_name("dmma", cfg, "float64")
-    main, elem = src.split(cfg.elem_symbol(name) + "(")
+    main, rest = src.split(cfg.elem_symbol(name) + "(")
+    elem, edge = rest.split(cfg.edge_symbol(name) + "(")
     assert name + "(" in main and "load_interior_elem" not in main and "load_interior(" in main
     assert "load_interior_elem(" in elem and "auto load_interior =" not in elem
     launcher = DirectLauncher.__new__(DirectLauncher)
     launcher.fptr, launcher.elem_fptr, launcher.elem_flags = 1, 2, cfg.ELEM_FLAGS
-    assert [launcher.fptr_for(f) for f in (0, 1, 2, 3, 3 | 256)] == [2, 2, 2, 1, 1]
+    launcher.edge_fptr, launcher.tile = 1, (1, 1)
+    assert [launcher.fptr_for(f, 7, 9) for f in (0, 1, 2, 3, 3 | 256)] == [2, 2, 2, 1, 1]
     # register_blocked's second kernel (sixteenth session) only where C's rows are unaligned
     from tiled_matmul.strategies.register_blocked import RegisterBlockedConfig
 
     launcher.elem_flags = RegisterBlockedConfig.ELEM_FLAGS
-    assert [launcher.fptr_for(f) for f in (0, 1, 2, 3, 3 | 256)] == [2, 2, 1, 1, 1]
+    assert [launcher.fptr_for(f, 7, 9) for f in (0, 1, 2, 3, 3 | 256)] == [2, 2, 1, 1, 1]
     src = tm.source("register_blocked")
     main, elem = src.split(RegisterBlockedConfig.elem_symbol(kernel_name("register_blocked", RegisterBlockedConfig(),
                                                                           "float32")) + "(")
     assert "STAGE_C" not in main and "STAGE_C && !bc_vec" in elem
+
+
+def test_edge_kernel_is_a_third_function_for_aligned_partial_tiles():
+    """dmma's third kernel (EDGE_KERNEL) shifts a partial tile back inside M and N and stores only
+    its own outputs; the main kernel has none of it, and the direct launcher runs the edge kernel
+    exactly where the operands are aligned and M or N is not a whole number of tiles."""
+    from tiled_matmul.compile import DirectLauncher
+
+    cfg = DmmaConfig(bm=128, bn=64, wm=64, wn=32, min_blocks=2)
+    src = tm.source("dmma", bm=128, bn=64, wm=64, wn=32, min_blocks=2)
+    name = kernel_name("dmma", cfg, "float64")
+    main, rest = src.split(cfg.elem_symbol(name) + "(")
+    elem, edge = rest.split(cfg.edge_symbol(name) + "(")
+    for part in (main, elem):
+        assert "own_row" not in part and "own_col" not in part
+    assert "block_row = min(block_row, M - BM)" in edge and "row < own_row" in edge and "col < own_col" in edge
+    assert "auto load_interior =" in edge and "load_interior_elem" not in edge
+    launcher = DirectLauncher.__new__(DirectLauncher)
+    launcher.fptr, launcher.elem_fptr, launcher.edge_fptr = 1, 2, 3
+    launcher.elem_flags, launcher.tile = cfg.ELEM_FLAGS, cfg.tile_mn
+    picks = [launcher.fptr_for(f, M, N) for f, M, N in
+             [(3, 256, 128), (3, 257, 128), (3, 256, 130), (3, 100, 40), (1, 257, 130), (2, 256, 128), (3 | 256, 128, 64)]]
+    assert picks == [1, 3, 3, 3, 2, 2, 1]
+    for strategy in ("dmma_split_k", "dmma_tail"):  # the kernels that include dmma's template
+        text = tm.source(strategy)
+        assert "edge_" in text and "block_col = min(block_col, N - BN)" in text, strategy
 
 
 def test_plain_kernel_has_no_layout_code():
@@ -281,9 +309,10 @@ def test_ptxas_registers_of_the_search_space():
                      f"{rep.spill_stores}/{rep.spill_loads}")
         assert rep.spill_stores == rep.spill_loads == rep.stack_frame == 0, rep.log
         assert need <= rep.registers <= budget, (cfg.tag(), rep.registers, need, budget)
-        # the misaligned-operand kernel (DmmaConfig.ELEM_KERNEL) too: two functions, neither spills
-        assert rep.log.count("Compiling entry function") == 2, rep.log
-        assert rep.log.count("0 bytes spill stores, 0 bytes spill loads") == 2, rep.log
+        # the misaligned-operand kernel (DmmaConfig.ELEM_KERNEL) and the partial-tile one
+        # (EDGE_KERNEL) too: three functions, none spills
+        assert rep.log.count("Compiling entry function") == 3, rep.log
+        assert rep.log.count("0 bytes spill stores, 0 bytes spill loads") == 3, rep.log
     print("\n".join(lines))
 
 
@@ -298,11 +327,11 @@ def test_products_run_on_the_fp64_tensor_cores(tmp_path, mma_k, sass):
     code = subprocess.run(["cuobjdump", "-sass", "k.cubin"], cwd=tmp_path, check=True, capture_output=True,
                           text=True).stdout
     # one MMA per (m16, n8) tile pair per 8-deep step (two of k4), in each of the two main loops
-    # (interior blocks' copies, and the general edge-checked ones) of each kernel (the main one
-    # and the misaligned-operand one), and no FP64 FMA anywhere
+    # (interior blocks' copies, and the general edge-checked ones) of each kernel (the main one,
+    # the misaligned-operand one and the partial-tile one), and no FP64 FMA anywhere
     per_stage = (cfg.wm // 16) * (cfg.wn // 8) * (cfg.bk // 8) * (8 // mma_k)
     funcs = _functions(code)
-    assert len(funcs) == 2 and all(f.count(sass) == 2 * per_stage for f in funcs.values())
+    assert len(funcs) == 3 and all(f.count(sass) == 2 * per_stage for f in funcs.values())
     assert "DFMA" not in code
 
 

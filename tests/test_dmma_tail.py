@@ -115,8 +115,8 @@ def test_launch_head_and_tail_then_the_dependent_reduce(monkeypatch):
     class Direct:
         block, smem = (256, 1, 1), 112 * 1024
 
-        def fptr_for(self, flags):
-            return 11 if flags & 3 == 3 else 12
+        def fptr_for(self, flags, M, N):
+            return (13 if M % 128 or N % 128 else 11) if flags & 3 == 3 else 12
 
     class Kernel:
         device = None
@@ -148,6 +148,9 @@ def test_launch_head_and_tail_then_the_dependent_reduce(monkeypatch):
     cfg.launch(Kernel(), Arr(1), Arr(2), Arr(3), 4096, 4096, 4096, 3, type("S", (), {"ptr": 7})())
     (main,) = calls
     assert main[0] == 11 and main[1] == (1024, 1, 1) and main[4][7:] == [None, 1024, 1]
+    calls.clear()  # aligned with a partial tile: the launcher's edge kernel, by M and N
+    cfg.launch(Kernel(), Arr(1), Arr(2), Arr(3), 4000, 4000, 4000, 3, type("S", (), {"ptr": 7})())
+    assert calls[0][0] == 13
 
 
 # -- rendering -------------------------------------------------------------------------------------
@@ -176,7 +179,7 @@ def test_no_other_rung_renders_the_tail_hooks():
 def test_ptxas_both_kernels_and_the_reduce_without_spills(cfg):
     rep = ptxas_report("dmma_tail", cfg, "float64")
     assert rep.spill_stores == 0 and rep.spill_loads == 0, rep.log
-    assert rep.log.count("Compiling entry function") == 3, rep.log  # main, elem, tail reduce
+    assert rep.log.count("Compiling entry function") == 4, rep.log  # main, elem, edge, tail reduce
     assert "tail_dmma_tail_f64_" in rep.log
 
 

@@ -203,6 +203,14 @@ KNOWN_SPILLS = {
     ("dmma_split_k", "bm128_bn64_bk16_wm64_wn32_mma_k8_stages3_group_m8_min_blocks2_split_k2"),
     ("dmma_split_k", "bm128_bn64_bk16_wm64_wn32_mma_k8_stages3_group_m8_min_blocks2_split_k4"),
 }
+#: dmma's partial-tile kernel (EDGE_KERNEL) with batched extras, on its four-row warp tiles (wm 64,
+#: 252-255 registers): 4 B of spill (its main kernel, on the same tiles, none)
+KNOWN_EDGE_SPILLS = {
+    ("dmma", "bm128_bn128_bk16_wm64_wn32_mma_k8_stages4_group_m8_min_blocks1"),
+    ("dmma", "bm128_bn128_bk16_wm64_wn32_mma_k8_stages3_group_m8_min_blocks1"),
+    ("dmma", "bm128_bn64_bk16_wm64_wn32_mma_k8_stages3_group_m8_min_blocks2"),
+    ("dmma", "bm128_bn64_bk16_wm64_wn32_mma_k8_stages3_group_m1_min_blocks2"),
+}
 
 NVCC_CASES = [(n, tm.STRATEGIES[n].default, dt, spec) for n in HOOKED
               for dt in tm.STRATEGIES[n].config_cls.SUPPORTED_DTYPES for spec in SPECS]
@@ -227,3 +235,9 @@ def test_extras_compile_without_spills(name, cfg, dtype, spec):
     if cfg.ELEM_KERNEL:  # the misaligned-operand kernel of the same source (dmma) spills nothing either
         elem = rep.log[rep.log.find(f"Compiling entry function '{cfg.elem_symbol(kernel_name(name, cfg, dtype))}'"):]
         assert "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in elem.split("Compile time")[0], rep.log
+    if cfg.EDGE_KERNEL:  # nor does its partial-tile kernel
+        edge = rep.log[rep.log.find(f"Compiling entry function '{cfg.edge_symbol(kernel_name(name, cfg, dtype))}'"):]
+        clean = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in edge.split("Compile time")[0]
+        if not clean and (name, cfg.tag()) in KNOWN_EDGE_SPILLS and s.batched:
+            pytest.xfail("known: the partial-tile kernel spills 4 B with batched extras")
+        assert clean, rep.log

@@ -226,3 +226,37 @@ def test_misaligned_operands_match_the_aligned_kernel_bit_for_bit(params, M, N, 
     # +0 and -0 compare equal as floats; elsewhere the bits must match
     same = (c.view(cp.uint64) == cpad[:, :N].view(cp.uint64)) | ((c == 0) & (cpad[:, :N] == 0))
     assert bool(same.all())
+
+
+# -- the partial-tile kernel (DmmaConfig.EDGE_KERNEL) ---------------------------------------------------
+@pytest.mark.parametrize("params", [dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2), {},
+                                    dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4)],
+                         ids=["128x64x16", "default", "32x64x16"])
+@pytest.mark.parametrize("M,N,K", [(300, 200, 1000), (257, 128, 64), (128, 130, 96), (100, 200, 64), (1000, 70, 32),
+                                   (129, 66, 2)])
+def test_partial_tiles_match_the_whole_tile_kernel_bit_for_bit(params, M, N, K):
+    """Aligned operands whose M or N leaves a partial tile run the third kernel, whose edge blocks
+    shift their tile back inside M and N (where M, N reach a tile) and store only their own
+    outputs; the same product zero-padded to whole tiles runs the main kernel. Each output is the
+    same sequence of DMMAs over K in both, so they must agree bit for bit, and every element must
+    be written (NaN-poisoned outputs)."""
+    import cupy as cp
+
+    cfg = tm.kernel("dmma", **params).config
+    bm, bn = cfg.tile_mn
+    rng = np.random.default_rng(M * N + K)
+    a = cp.asarray(rng.uniform(-1, 1, (M, K)))
+    b = cp.asarray(rng.uniform(-1, 1, (K, N)))
+    a[-1, -1], b[0, -1] = np.inf, np.nan  # the last row and column, which a shifted tile recomputes
+    Mp, Np = -(-M // bm) * bm, -(-N // bn) * bn
+    ap = cp.zeros((Mp, K)); ap[:M] = a
+    bp = cp.zeros((K, Np)); bp[:, :N] = b
+    c = poisoned((M, N), cp.float64)
+    cpad = poisoned((Mp, Np), cp.float64)
+    assert launch_flags(a.data.ptr, b.data.ptr, c.data.ptr, K, N, 8) == 3 and (M % bm or N % bn)
+    tm.matmul(a, b, strategy="dmma", out=c, **params)
+    tm.matmul(ap, bp, strategy="dmma", out=cpad, **params)
+    assert int(cp.isnan(c).sum()) == int(cp.isnan(cp.matmul(a, b)).sum())  # NaN where cuBLAS has it, nowhere else
+    ref = cpad[:M, :N]
+    same = (c.view(cp.uint64) == ref.view(cp.uint64)) | ((c == 0) & (ref == 0)) | (cp.isnan(c) & cp.isnan(ref))
+    assert bool(same.all())

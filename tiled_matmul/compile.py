@@ -81,16 +81,20 @@ class CompiledKernel:
         """A :class:`DirectLauncher` for this kernel (built on first use)."""
         fast = self._companions.get("__direct__")
         if fast is None:
-            smem = self.smem_bytes if self.config.DYNAMIC_SMEM else 0
-            elem = None
-            if self.config.ELEM_KERNEL:
-                import cupy
+            import cupy
 
+            smem = self.smem_bytes if self.config.DYNAMIC_SMEM else 0
+            elem = edge = None
+            if self.config.ELEM_KERNEL:
                 elem = self.companion(self.config.elem_symbol(self.name))
                 with cupy.cuda.Device(self.device):  # the same block: the main kernel's shared memory
                     allow_dynamic_smem(elem, self.config, self.smem_bytes)
-            fast = self._companions.setdefault("__direct__", DirectLauncher(self.raw, self.config.block(), smem,
-                                                                            elem, self.config.ELEM_FLAGS))
+            if self.config.EDGE_KERNEL:
+                edge = self.companion(self.config.edge_symbol(self.name))
+                with cupy.cuda.Device(self.device):
+                    allow_dynamic_smem(edge, self.config, self.smem_bytes)
+            fast = self._companions.setdefault("__direct__", DirectLauncher(
+                self.raw, self.config.block(), smem, elem, self.config.ELEM_FLAGS, edge, self.config.tile_mn))
         return fast
 
     @property
@@ -144,7 +148,8 @@ class DirectLauncher:
     #: 8-byte words of the buffer
     WORDS = 5
 
-    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, elem: Any = None, elem_flags: int = 3):
+    def __init__(self, raw: Any, block: tuple[int, int, int], smem: int, elem: Any = None, elem_flags: int = 3,
+                 edge: Any = None, tile: tuple[int, int] = (1, 1)):
         from cupy.cuda import driver
 
         self._launch = driver.launchKernel
@@ -153,15 +158,21 @@ class DirectLauncher:
         # (Config.ELEM_KERNEL), else the main kernel for every launch
         self.elem_fptr = self.fptr if elem is None else function_ptr(elem)
         self.elem_flags = elem_flags  # the alignment bits a launch needs for the main kernel
+        # the same source's kernel for aligned launches with a partial tile (Config.EDGE_KERNEL)
+        self.edge_fptr = self.fptr if edge is None else function_ptr(edge)
+        self.tile = tile  # (rows, columns) of C per block: M or N not a multiple is a partial tile
         self.block = block
         self.smem = smem
         self._tls = threading.local()
 
-    def fptr_for(self, flags: int) -> int:
+    def fptr_for(self, flags: int, M: int, N: int) -> int:
         """The kernel a launch with these `flags` (:func:`~tiled_matmul.operands.launch_flags`)
-        runs: the main one where the config's ELEM_FLAGS bits are all set, else the ELEM_KERNEL
-        companion."""
-        return self.fptr if flags & self.elem_flags == self.elem_flags else self.elem_fptr
+        of an M x N output runs: the ELEM_KERNEL companion where any of the config's ELEM_FLAGS
+        bits is clear, else the EDGE_KERNEL companion where M or N leaves a partial tile, else
+        the main one."""
+        if flags & self.elem_flags != self.elem_flags:
+            return self.elem_fptr
+        return self.edge_fptr if M % self.tile[0] or N % self.tile[1] else self.fptr
 
     def _buffers(self):
         vals = (ctypes.c_uint64 * self.WORDS)()
@@ -182,7 +193,10 @@ class DirectLauncher:
         vals[3] = M | (N << 32)
         vals[4] = K | (flags << 32)
         bx, by, bz = self.block
-        fptr = self.fptr if flags & self.elem_flags == self.elem_flags else self.elem_fptr
+        if flags & self.elem_flags != self.elem_flags:
+            fptr = self.elem_fptr
+        else:
+            fptr = self.edge_fptr if M % self.tile[0] or N % self.tile[1] else self.fptr
         self._launch(fptr, grid[0], grid[1], grid[2], bx, by, bz,
                      self.smem, stream_ptr, params_ptr, 0)
 

@@ -92,6 +92,11 @@ class Config:
     #: the 16-byte alignment bits of `flags` (bit 0: A's rows, bit 1: B's and C's) a launch needs
     #: for the main kernel; with any of them clear, an ELEM_KERNEL config runs its companion
     ELEM_FLAGS: ClassVar[int] = 3
+    #: True when the rendered source also holds :meth:`edge_symbol`, a kernel for aligned launches
+    #: (ELEM_FLAGS all set) whose M or N is not a multiple of the tile's: the launchers pick it by
+    #: M and N (compile.DirectLauncher.fptr_for), so the main kernel keeps its own register
+    #: assignment for products of whole tiles (dmma)
+    EDGE_KERNEL: ClassVar[bool] = False
     #: True when the products run on TF32 tensor cores (tf32x3 or tf32; see
     #: :mod:`tiled_matmul.precision`), False for IEEE FMA products
     TENSOR_CORES: ClassVar[bool] = False
@@ -268,6 +273,12 @@ class Config:
         """The misaligned-operand kernel's symbol (:data:`ELEM_KERNEL`): "elem_" + the main kernel's
         name without its "tm_" prefix, so that no symbol contains the main kernel's name."""
         return "elem_" + kernel_name.removeprefix("tm_")
+
+    @staticmethod
+    def edge_symbol(kernel_name: str) -> str:
+        """The partial-tile kernel's symbol (:data:`EDGE_KERNEL`): "edge_" + the main kernel's name
+        without its "tm_" prefix."""
+        return "edge_" + kernel_name.removeprefix("tm_")
 
     def template_vars(self, dtype: Any = None) -> dict[str, object]:
         """Everything the template renders with: params in upper case plus derived values."""

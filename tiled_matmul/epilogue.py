@@ -413,7 +413,7 @@ class ExLaunch:
         sc = self.out_batch_stride if to_out else grid[2] * M * N  # workspace: [batch][slices][M][N]
         args = [ctypes.c_void_p(a_ptr), ctypes.c_void_p(b_ptr), ctypes.c_void_p(c_ptr), ctypes.c_int(M),
                 ctypes.c_int(N), ctypes.c_int(K), ctypes.c_int(flags), self._struct(to_out, sc)]
-        launch_with_args(direct.fptr_for(flags), self._grid(grid, self.batch_axis), direct.block, direct.smem, stream_ptr, args)
+        launch_with_args(direct.fptr_for(flags, M, N), self._grid(grid, self.batch_axis), direct.block, direct.smem, stream_ptr, args)
 
     def reduce_launcher(self, symbol: str):
         """The reduce kernel of the same source, launched like

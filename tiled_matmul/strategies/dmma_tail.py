@@ -163,7 +163,7 @@ class DmmaTailConfig(DmmaConfig):
         args = [ctypes.c_void_p(A.data.ptr), ctypes.c_void_p(B.data.ptr), ctypes.c_void_p(C.data.ptr),
                 ctypes.c_int(M), ctypes.c_int(N), ctypes.c_int(K), ctypes.c_int(flags), ctypes.c_void_p(w_ptr),
                 ctypes.c_int(head), ctypes.c_int(slices)]
-        launch_with_args(direct.fptr_for(flags), (head + tail * slices, 1, 1), direct.block, direct.smem, stream.ptr, args)
+        launch_with_args(direct.fptr_for(flags, M, N), (head + tail * slices, 1, 1), direct.block, direct.smem, stream.ptr, args)
         if not tail:
             return
         fn = kernel.companion(self.reduce_symbol(kernel.name))
