@@ -103,8 +103,9 @@ def random_pair(M: int, N: int, K: int, dtype, rng=None):
 def without_elem_kernel(src: str) -> str:
     """A rendered dmma-family or register_blocked source without its second kernel
     (Config.ELEM_KERNEL, the misaligned-operand one: dmma's, eleventh session; register_blocked's,
-    sixteenth): what the source digests recorded before it, byte
-    for byte (the main kernel, and a split's reduce kernel, are unchanged by it)."""
+    sixteenth) and, for the dmma family, the third one that follows it (Config.EDGE_KERNEL, the
+    partial-tile one, twenty-first session): what the source digests recorded before them, byte
+    for byte (the main kernel, and a split's reduce kernel, are unchanged by them)."""
     cut = src.find('\n\nextern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)\nelem_')
     if cut < 0:  # register_blocked's (sixteenth session), at the end of its source
         cut = src.find('\n\nextern "C" __global__ void __launch_bounds__(THREADS)\nelem_')
