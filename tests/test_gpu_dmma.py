@@ -247,7 +247,9 @@ def test_partial_tiles_match_the_whole_tile_kernel_bit_for_bit(params, M, N, K):
     rng = np.random.default_rng(M * N + K)
     a = cp.asarray(rng.uniform(-1, 1, (M, K)))
     b = cp.asarray(rng.uniform(-1, 1, (K, N)))
-    a[-1, -1], b[0, -1] = np.inf, np.nan  # the last row and column, which a shifted tile recomputes
+    # an Inf in the last row (which a shifted tile recomputes) and a NaN in the first column: a NaN
+    # poisons its whole column of C, so in the last one it would hide an unwritten element
+    a[-1, -1], b[0, 0] = np.inf, np.nan
     Mp, Np = -(-M // bm) * bm, -(-N // bn) * bn
     ap = cp.zeros((Mp, K)); ap[:M] = a
     bp = cp.zeros((K, Np)); bp[:, :N] = b
