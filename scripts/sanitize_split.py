@@ -4,7 +4,8 @@ product. Prints "sanitize run done" last (scripts/gpu_sanitize.sh greps it).
 
     compute-sanitizer --tool racecheck python3 scripts/sanitize_split.py [NAME_PART]
 
-NAME_PART runs the cases whose strategy name contains it, alone (e.g. "half").
+NAME_PART runs the cases whose strategy name contains it, alone (e.g. "half"); "pairs" runs dmma's
+pairs-layout cases alone.
 """
 
 from __future__ import annotations
@@ -81,6 +82,14 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("dmma", dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4), 100, 66, 30, "float64"),
     ("dmma_split_k", dict(split_k=4), 300, 130, 4000, "float64"),
     ("dmma_tail", {}, 1000, 1000, 1000, "float64"),
+    # dmma's pairs layout (twenty-second session): whole tiles (the main kernel, interior loop alone),
+    # partial tiles (the edge kernel, likewise), an output under one tile and an odd K (the elem
+    # kernel, edge copies and 8-byte pairs), on the 128 x 128 and 64 x 64 tiles
+    ("dmma", dict(wm=32, wn=64, pairs=1), 256, 256, 96, "float64"),
+    ("dmma", dict(wm=32, wn=64, pairs=1), 300, 200, 1000, "float64"),
+    ("dmma", dict(wm=32, wn=64, pairs=1), 100, 200, 64, "float64"),
+    ("dmma", dict(wm=32, wn=64, pairs=1), 257, 130, 77, "float64"),
+    ("dmma", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1), 129, 127, 1000, "float64"),
     # the eighteenth session's wgmma_tma_split_k: empty slices (K = 100 in 64 ways), ragged rows
     # padded by a copy, a decode-like C, and several units per CTA (4 tiles x 64 slices)
     ("wgmma_tma_split_k", dict(split_k=64), 33, 65, 100, "float16"),
@@ -109,7 +118,8 @@ def main() -> None:
     gen = cp.random.default_rng(1)
     only = sys.argv[1] if len(sys.argv) > 1 else ""  # a part of the strategy names to run alone
     for name, params, M, N, K, dtype in CASES:
-        if only not in name:
+        # ("pairs": dmma's pairs-layout cases alone)
+        if (only not in name) if only != "pairs" else not params.get("pairs"):
             continue
         draw = np.float32 if dtype == "float16" else np.dtype(dtype)  # cupy draws no float16
         a = (gen.random((M, K), dtype=draw) * 2 - 1).astype(dtype)

@@ -32,8 +32,9 @@ def test_registry_entry():
     assert DmmaConfig.SUPPORTED_DTYPES == ("float64",) and ENTRY.default_dtype == "float64"
     assert DmmaConfig.NVRTC_ARCH == "sm_90" and not DmmaConfig.TENSOR_CORES  # not 3xTF32
     # (14 since the twelfth session's three tiles in the row-major block order and its 128 x 64 x
-    # 32 tile in 8 warps: the tuner times every one per shape, about 1 s each at 4096^3)
-    assert 6 <= len(ENTRY.search_space) <= 14
+    # 32 tile in 8 warps, 19 since the twenty-second's five in the pairs layout: the tuner times
+    # every one per shape, about 1 s each at 4096^3)
+    assert 6 <= len(ENTRY.search_space) <= 19
     # block tiles from 32 x 32 (the small cubes unsplit) to 128 x 128, and both MMA depths
     assert {(32, 32), (64, 64), (128, 64), (64, 128), (128, 128)} <= {c.tile_mn for c in CONFIGS}
     assert {c.mma_k for c in CONFIGS} == {4, 8}
@@ -267,7 +268,8 @@ def test_elem_kernel_is_a_second_function_that_launches_pick_by_flags():
 def test_edge_kernel_is_a_third_function_for_aligned_partial_tiles():
     """dmma's third kernel (EDGE_KERNEL) shifts a partial tile back inside M and N and stores only
     its own outputs; the main kernel has none of it, and the direct launcher runs the edge kernel
-    exactly where the operands are aligned and M or N is not a whole number of tiles."""
+    exactly where the operands are aligned and M or N is not a whole number of tiles but both hold
+    one tile (smaller outputs run the elem kernel)."""
     from tiled_matmul.compile import DirectLauncher
 
     cfg = DmmaConfig(bm=128, bn=64, wm=64, wn=32, min_blocks=2)
@@ -283,8 +285,10 @@ def test_edge_kernel_is_a_third_function_for_aligned_partial_tiles():
     launcher.fptr, launcher.elem_fptr, launcher.edge_fptr = 1, 2, 3
     launcher.elem_flags, launcher.tile = cfg.ELEM_FLAGS, cfg.tile_mn
     picks = [launcher.fptr_for(f, M, N) for f, M, N in
-             [(3, 256, 128), (3, 257, 128), (3, 256, 130), (3, 100, 40), (1, 257, 130), (2, 256, 128), (3 | 256, 128, 64)]]
-    assert picks == [1, 3, 3, 3, 2, 2, 1]
+             [(3, 256, 128), (3, 257, 128), (3, 256, 130), (3, 100, 40), (1, 257, 130), (2, 256, 128), (3 | 256, 128, 64),
+              (3, 127, 640), (3, 640, 63), (3, 129, 64)]]
+    # an output under one tile in M or N: the elem kernel, which copies aligned pairs too
+    assert picks == [1, 3, 3, 2, 2, 2, 1, 2, 2, 3]
     for strategy in ("dmma_split_k", "dmma_tail"):  # the kernels that include dmma's template
         text = tm.source(strategy)
         assert "edge_" in text and "block_col = min(block_col, N - BN)" in text, strategy
@@ -468,6 +472,10 @@ def test_frag_ahead_loop_is_rendered_for_one_or_two_rows_per_warp():
             expected = cfg.wm // 16 <= 2 and not (name == "dmma_split_k" and cfg.min_blocks >= 4)
             assert cfg.frag_ahead == expected, cfg
             src = render(strat, cfg, "float64")
+            if cfg.pairs:  # the pairs layout's own loops: a sub-step ahead (interior), just before (edge copies)
+                assert "T fa[2][4]" not in src and "T a[MT][4]" not in src, cfg
+                assert "T bf[2][CT][4], af[2][RT][2];" in src and "T bf[1][CT][4], af[1][RT][2];" in src, cfg
+                continue
             assert ("T fa[2][4], fb[2][NT][2];" in src) == expected, cfg
             assert ("T a[MT][4], b[NT][2];" in src) == (not expected), cfg
             seen.add(expected)

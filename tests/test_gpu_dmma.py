@@ -200,8 +200,9 @@ def test_auto_runs_dmma_for_big_float64(name, fresh_tunedb, rng):
 
 # -- the misaligned-operand kernel (DmmaConfig.ELEM_KERNEL) -------------------------------------------
 @pytest.mark.parametrize("params", [dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2),
-                                    dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4)],
-                         ids=["128x64x16", "32x64x16"])
+                                    dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
+                                    dict(wm=32, wn=64, pairs=1)],
+                         ids=["128x64x16", "32x64x16", "pairs"])
 @pytest.mark.parametrize("M,N,K", [(300, 200, 1001), (300, 201, 1000), (257, 129, 77), (129, 65, 17)])
 def test_misaligned_operands_match_the_aligned_kernel_bit_for_bit(params, M, N, K):
     """An odd K (A's rows) or N (B's and C's) runs the second kernel, whose interior blocks copy
@@ -230,14 +231,16 @@ def test_misaligned_operands_match_the_aligned_kernel_bit_for_bit(params, M, N, 
 
 # -- the partial-tile kernel (DmmaConfig.EDGE_KERNEL) ---------------------------------------------------
 @pytest.mark.parametrize("params", [dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2), {},
-                                    dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4)],
-                         ids=["128x64x16", "default", "32x64x16"])
+                                    dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
+                                    dict(wm=32, wn=64, pairs=1), dict(bm=128, bn=64, bk=32, wm=32, wn=32, pairs=1)],
+                         ids=["128x64x16", "default", "32x64x16", "pairs", "pairs128x64x32"])
 @pytest.mark.parametrize("M,N,K", [(300, 200, 1000), (257, 128, 64), (128, 130, 96), (100, 200, 64), (1000, 70, 32),
                                    (129, 66, 2)])
 def test_partial_tiles_match_the_whole_tile_kernel_bit_for_bit(params, M, N, K):
     """Aligned operands whose M or N leaves a partial tile run the third kernel, whose edge blocks
-    shift their tile back inside M and N (where M, N reach a tile) and store only their own
-    outputs; the same product zero-padded to whole tiles runs the main kernel. Each output is the
+    shift their tile back inside M and N and store only their own outputs (an output under one
+    tile, 100 x 200 on 128-row tiles, runs the second kernel instead); the same product
+    zero-padded to whole tiles runs the main kernel. Each output is the
     same sequence of DMMAs over K in both, so they must agree bit for bit, and every element must
     be written (NaN-poisoned outputs)."""
     import cupy as cp

@@ -161,8 +161,9 @@ def _pairs(name):
     return [pair for pair in tm.STRATEGIES[name].config_cls.LAYOUTS]
 
 
+#: each config's own layouts (Config.layouts: dmma's pairs layout reads row-major operands only)
 LAYOUT_RENDERS = [(n, c, dt, pair) for n, e in tm.STRATEGIES.items() for c in e.configs
-                  for dt in e.config_cls.SUPPORTED_DTYPES for pair in _pairs(n)]
+                  for dt in e.config_cls.SUPPORTED_DTYPES for pair in c.layouts()]
 
 
 @pytest.mark.parametrize("name,cfg,dtype,pair", LAYOUT_RENDERS,
@@ -205,8 +206,8 @@ NVCC_LAYOUTS = [(n, e.default, dt, pair, batched) for n, e in tm.STRATEGIES.item
 if os.environ.get("TM_LAYOUT_FULL"):
     # (in the strategy's default dtype, as tests/test_nvcc.py: bn=256 with tn=16 is a float32 tile)
     NVCC_LAYOUTS += [(n, c, e.default_dtype.name, pair, batched) for n, e in tm.STRATEGIES.items()
-                     for c in e.search_space if c != e.default for pair in _pairs(n) for batched in (False, True)
-                     if not batched or (pair == _pairs(n)[-1] and "batch" in e.config_cls.EXTRAS)]
+                     for c in e.search_space if c != e.default for pair in c.layouts() for batched in (False, True)
+                     if not batched or (pair == c.layouts()[-1] and "batch" in e.config_cls.EXTRAS)]
 
 #: layout kernels of search-space configs at their register cap that spill a few bytes (each
 #: plain kernel fits just under it): warp_tiled and gemv_xb at min_blocks=2's 128, tensor_core's bk=32
@@ -265,4 +266,7 @@ def test_a_config_whose_tiles_do_not_split_reads_no_layout():
         for c in e.configs:
             # (wgmma_tma_tf32 adds A column-major in its tf32x3 mode: A_COL_LAYOUTS)
             extra = getattr(c, "A_COL_LAYOUTS", ()) if getattr(c, "passes", 1) == 3 else ()
+            if getattr(c, "pairs", 0):  # dmma's pairs layout: row-major operands only
+                assert c.layouts() == ((False, False),), (name, c)
+                continue
             assert c.layouts() == e.config_cls.LAYOUTS + extra, (name, c)

@@ -162,7 +162,7 @@ LAYOUT_NAMES = {(False, False): "a @ b", (True, False): "a.T @ b", (False, True)
 
 def layouts_note(cfg: Config) -> str:
     """One sentence on which operand layouts `cfg` reads in place and which it has copied."""
-    layouts = cfg.LAYOUTS
+    layouts = cfg.layouts()
     if not layouts:
         return ("operands: plain row-major only; transposed (.T, Fortran order) and sliced operands are "
                 "copied to row-major first (a.T @ b.T excepted: computed as (B^T A^T)^T, in place)")
@@ -253,7 +253,7 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     resident = occ["blocks_per_sm"] * limits.sm_count
     out["waves"] = blocks / resident if resident else None
 
-    out["layouts"] = [LAYOUT_NAMES[p] for p in LAYOUT_NAMES if p in cfg.LAYOUTS]
+    out["layouts"] = [LAYOUT_NAMES[p] for p in LAYOUT_NAMES if p in cfg.layouts()]
     notes: list[str] = [layouts_note(cfg)]
     if not limits.is_real:
         notes.append(f"no GPU: device limits are the stand-in {limits.name}")

@@ -160,7 +160,10 @@ class DirectLauncher:
         # (Config.ELEM_KERNEL), else the main kernel for every launch
         self.elem_fptr = self.fptr if elem is None else function_ptr(elem)
         self.elem_flags = elem_flags  # the alignment bits a launch needs for the main kernel
-        # the same source's kernel for aligned launches with a partial tile (Config.EDGE_KERNEL)
+        # the same source's kernel for aligned launches with a partial tile (Config.EDGE_KERNEL);
+        # an output smaller than a tile goes to the elem kernel, so there must be one
+        if edge is not None and elem is None:
+            raise ValueError("an edge kernel needs an elem kernel beside it (for outputs under one tile)")
         self.edge_fptr = self.fptr if edge is None else function_ptr(edge)
         self.tile = tile  # (rows, columns) of C per block: M or N not a multiple is a partial tile
         self.block = block
@@ -170,11 +173,18 @@ class DirectLauncher:
     def fptr_for(self, flags: int, M: int, N: int) -> int:
         """The kernel a launch with these `flags` (:func:`~tiled_matmul.operands.launch_flags`)
         of an M x N output runs: the ELEM_KERNEL companion where any of the config's ELEM_FLAGS
-        bits is clear, else the EDGE_KERNEL companion where M or N leaves a partial tile, else
-        the main one."""
+        bits is clear; else, where M or N leaves a partial tile, the EDGE_KERNEL companion if the
+        output holds one whole tile (so that every shifted tile lies inside it), and the
+        ELEM_KERNEL one (which copies aligned operands in 16-byte pairs too) if not; else the
+        main one. So the main kernel only ever runs whole tiles of aligned operands, and the
+        edge kernel only tiles that fit inside M and N once shifted (kernels/12_dmma.cu.j2's
+        pairs layout compiles them with the interior copies alone)."""
         if flags & self.elem_flags != self.elem_flags:
             return self.elem_fptr
-        return self.edge_fptr if M % self.tile[0] or N % self.tile[1] else self.fptr
+        bm, bn = self.tile
+        if M % bm or N % bn:
+            return self.edge_fptr if M >= bm and N >= bn else self.elem_fptr
+        return self.fptr
 
     def _buffers(self):
         vals = (ctypes.c_uint64 * self.WORDS)()
@@ -198,8 +208,10 @@ class DirectLauncher:
         # fptr_for's choice, written out: a method call here cost ~0.6 us of host time per launch
         if flags & self.elem_flags != self.elem_flags:
             fptr = self.elem_fptr
+        elif M % self.tile[0] or N % self.tile[1]:
+            fptr = self.edge_fptr if M >= self.tile[0] and N >= self.tile[1] else self.elem_fptr
         else:
-            fptr = self.edge_fptr if M % self.tile[0] or N % self.tile[1] else self.fptr
+            fptr = self.fptr
         self._launch(fptr, grid[0], grid[1], grid[2], bx, by, bz,
                      self.smem, stream_ptr, params_ptr, 0)
 

@@ -121,6 +121,11 @@ class Config:
     #: reads plain row-major operands only, and the general path copies any other first.
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
 
+    def extras(self) -> frozenset[str]:
+        """The EXTRA_FEATURES this config's kernels take: its class's EXTRAS (a config whose
+        registers leave no room for some of them drops those: DmmaConfig's pairs layout)."""
+        return self.EXTRAS
+
     def layouts(self) -> tuple[tuple[bool, bool], ...]:
         """The layout pairs this config reads in place: its class's LAYOUTS, or none where its
         tiles do not split over its threads the way the layout loads walk them (a config outside
@@ -160,9 +165,19 @@ class Config:
         """The template parameters, in declaration order."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
+    #: 0/1 parameters (off/on) a strategy gained after its first configs: 0 is allowed (every other
+    #: parameter must be >= 1), and a switch at 0 is left out of :meth:`named_params` (so of tag()
+    #: and the source's header), so that every earlier config keeps its kernel symbol, rendered
+    #: source and tuning-database keys
+    SWITCHES: ClassVar[frozenset[str]] = frozenset()
+
+    def named_params(self) -> dict[str, int]:
+        """:meth:`params` without the SWITCHES that are off (0)."""
+        return {k: v for k, v in self.params().items() if k not in self.SWITCHES or v}
+
     def tag(self) -> str:
         """A short, deterministic string naming this config (used in kernel symbols)."""
-        return "_".join(f"{k}{v}" for k, v in self.params().items())
+        return "_".join(f"{k}{v}" for k, v in self.named_params().items())
 
     def replace(self, **changes: int) -> "Config":
         return dataclasses.replace(self, **changes)
@@ -338,10 +353,12 @@ class Config:
                     f"{self.STRATEGY}: parameter {name}={value!r} must be an int "
                     f"(got {type(value).__name__})"
                 )
-        bad_sign = [f"{k}={v}" for k, v in self.params().items() if v < 1]
+        bad_sign = [f"{k}={v}" for k, v in self.params().items() if v < (0 if k in self.SWITCHES else 1)]
         if bad_sign:
             raise ValueError(
-                f"{self.STRATEGY}: parameters must be >= 1, got {', '.join(bad_sign)}; "
+                f"{self.STRATEGY}: parameters must be >= 1"
+                + "".join(f" ({k}: 0 or 1)" for k in sorted(self.SWITCHES))
+                + f", got {', '.join(bad_sign)}; "
                 f"a valid config is {self.default_hint()}"
             )
         dt = self._dtype(dtype)

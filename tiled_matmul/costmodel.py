@@ -40,8 +40,8 @@ Pure arithmetic, no GPU and no compiler needed: registers are estimated from the
 
 >>> rank(4096, 4096, 4096)[0].strategy
 'wgmma_tma_tf32'
->>> rank(1, 8192, 8192)[0].strategy
-'gemv_xb'
+>>> rank(1, 8192, 8192)[0].strategy  # (the TMA ring's x.B, twentieth session)
+'gemv_xb_tma'
 """
 
 from __future__ import annotations
@@ -514,6 +514,21 @@ def skinny_fits(cfg: Config, M: int, N: int) -> bool:
     return side <= SKINNY_MAX and cdiv(side, tile) <= SKINNY_MAX_CHUNKS
 
 
+def rows_fit(cfg: Config, N: int, K: int) -> bool:
+    """Whether a config built for 16-byte aligned rows is weighed for this N and K: dmma's pairs
+    layout (DmmaConfig.pairs) only where A's rows (K) and B's and C's (N) hold an even count of
+    doubles. Elsewhere its misaligned-operand kernel runs, whose K loop reads each sub-step's
+    fragments just before its DMMAs: 6-7% slower than the 128 x 128 tile without the layout at
+    4096 x 4096 x 4095 and 2047^3 (scripts/gpu_s22b.sh, H100), while its measured efficiency,
+    taken on aligned shapes, would rank it first. True for other configs.
+
+    >>> from tiled_matmul.strategies.dmma import DmmaConfig
+    >>> rows_fit(DmmaConfig(wm=32, wn=64, pairs=1), 4096, 4095), rows_fit(DmmaConfig(), 4096, 4095)
+    (False, True)
+    """
+    return not getattr(cfg, "pairs", 0) or (N % 2 == 0 and K % 2 == 0)
+
+
 def _in_modes(configs: Iterable[Config], modes: tuple[str, ...], limits: DeviceLimits, dt: DType) -> list[Config]:
     """Each config in each of `modes` it computes, valid for the device and dtype, without repeats."""
     out: dict[Config, None] = {}
@@ -549,7 +564,7 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
     that computes `dtype` and runs on the GPU, its default and search space in each mode the
     request allows for K, split-K variants (:data:`SPLITS`) of its tiles, and the hand heuristic's
     pick; valid for the device and dtype, GEMV rungs only for skinny shapes (:func:`skinny_fits`),
-    without repeats."""
+    dmma's pairs layout only for aligned rows (:func:`rows_fit`), without repeats."""
     from .heuristic import recommend
 
     dt = as_dtype(dtype)
@@ -564,7 +579,7 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
     out = dict.fromkeys(_searched(names, dt, modes, limits))
     if pick in names and registry.get(pick).supports(dt) and registry.get(pick).runs_on(limits):
         out.update(dict.fromkeys(_in_modes([registry.get(pick).make_config(**pick_params)], modes, limits, dt)))
-    return [c for c in out if skinny_fits(c, M, N)]
+    return [c for c in out if skinny_fits(c, M, N) and rows_fit(c, N, K)]
 
 
 def rank(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
@@ -608,4 +623,4 @@ def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto"
 __all__ = ["clear_cache", "PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "ROUND_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",
            "rank", "best", "candidate_configs", "wave_factor", "blocks_per_sm", "estimated_registers",
            "efficiency_keys", "efficiency", "default_efficiency", "peak_tflops", "launch_grid", "scale", "unit",
-           "MEMORY_EFFICIENCY", "TERMS", "skinny_fits"]
+           "MEMORY_EFFICIENCY", "TERMS", "skinny_fits", "rows_fit"]

@@ -452,8 +452,12 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # arguments. An explicitly named strategy (a fixed resolver) is kept, and raises below,
         # naming what its template lacks.
         plain = is_plain(la, K) and is_plain(lb, N) or (la.col, lb.col) in kern.config.layouts()
+        # So does a config that would copy an operand its strategy reads in place (dmma's pairs
+        # layout reads row-major operands only: DmmaConfig.layouts).
+        copies_own = not plain and (la.col, lb.col) in type(kern.config).LAYOUTS
         if (not getattr(resolve_kernel, "fixed", False)
-                and extras_needed(count, g is not None, p.out_dtype is not None, plain) - kern.config.EXTRAS):
+                and (copies_own
+                     or extras_needed(count, g is not None, p.out_dtype is not None, plain) - kern.config.extras())):
             name, params = plain_pick(shape_m, N, K, dt, device_limits(device).sm_count, kern.config.precision)
             kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern

@@ -77,7 +77,7 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
         T=dt.ctype,
         VEC_T=dt.vec_ctype,
         DTYPE=dt.name,
-        PARAMS=", ".join(f"{k}={v}" for k, v in config.params().items()),
+        PARAMS=", ".join(f"{k}={v}" for k, v in config.named_params().items()),
         CT=dt.acc.ctype,  # what the epilogue computes in: float for the 16-bit types
         # C's element: the input type, or the type ExSpec.out_ctype asks for (float32 from half inputs)
         OUT_T=ex.out_ctype if ex is not None and ex.out_ctype else dt.ctype,
@@ -90,7 +90,7 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
         # the epilogue's definition names tm_epilogue once; a template with hooks calls it too
         # ... and the config declares the feature (Config.EXTRAS: dmma_tail's template renders
         # dmma's hooks in its main kernel, but neither its reduce nor its launch takes them)
-        declared = type(config).EXTRAS
+        declared = config.extras()
         missing = [what for what, needed, found in (("an epilogue", ex.epilogue, source.count("tm_epilogue(") > 1
                                                       and "epilogue" in declared),
                                                      ("batches", ex.batched, "tm_batch" in source and "batch" in declared),
@@ -101,6 +101,9 @@ def render(entry: Strategy, config: Config, dtype: Any = None, ex: "ExSpec | Non
                                                      (f"a {ex.out_ctype} C", bool(ex.out_ctype), "tm_out_t" in source
                                                       and "out_dtype" in declared))
                    if needed and not found]
+        if missing and declared != type(config).EXTRAS:  # the template has them; this config does not take them
+            raise ValueError(f"strategy {entry.name!r}: config {config.tag()} has no hooks for {' or '.join(missing)} "
+                             f"(Config.extras: {', '.join(sorted(declared)) or 'none'}); pick another config or strategy")
         if missing:
             raise ValueError(f"strategy {entry.name!r}: its template has no hooks for {' or '.join(missing)} "
                              "(EPI, EX_PARAMS, EX_PROLOGUE: see kernels/_epilogue.cuh.j2; C of type OUT_T, named "

@@ -63,6 +63,11 @@ class DmmaConfig(WarpGridConfig):
     stages: int = 3
     group_m: int = 8
     min_blocks: int = 1
+    #: 1: the pairs layout (the template's Pairs note): the MMA computes C^T = B^T * A^T tile by
+    #: tile, so that every pair of fragment registers is one 16-byte ld.shared (half the shared
+    #: reads of the layout at 0), from an unpadded, swizzled As[m][k] and a Bs[k][n] padded by 2.
+    #: Row-major operands only (:meth:`layouts`), bk a multiple of 16, wn of 16, mma_k 8.
+    pairs: int = 0
 
     #: the MMA depths the template issues (both run at the FP64 tensor-core peak on sm_90)
     MMA_KS: ClassVar[tuple[int, ...]] = (4, 8)
@@ -75,9 +80,35 @@ class DmmaConfig(WarpGridConfig):
     #: registers per thread for what is not an accumulator or a fragment (addresses, loop state)
     OTHER_REGS: ClassVar[int] = 24
 
+    #: (A_PAD, B_PAD) of the pairs layout: As[m][k] unpadded (swizzled instead), Bs[k][n] rows of
+    #: bn + 2 doubles (2 mod 16: its 16-byte fragment reads are conflict-free)
+    PAIRS_PADS: ClassVar[tuple[int, int]] = (0, 2)
+    #: `pairs` may be 0, and a config at 0 keeps the kernel symbol, source and tuning keys it had
+    #: before the pairs layout
+    SWITCHES: ClassVar[frozenset[str]] = frozenset({"pairs"})
+
+    def pads(self) -> tuple[int, int]:
+        """(A_PAD, B_PAD): the row padding of As[m][k] and Bs[k][n] in doubles."""
+        return self.PAIRS_PADS if self.pairs else (self.A_PAD, self.B_PAD)
+
+    def extras(self) -> frozenset[str]:
+        """The class's EXTRAS, less the epilogue and out_dtype in the pairs layout: its K loop holds
+        247-254 of 255 registers on the 128-row tiles, and an epilogue's extras (alpha, beta, bias,
+        an activation) spilled 24-32 bytes there; `auto` gives such calls the heuristic's dmma
+        config instead (execute.extras_needed), and a call that names a pairs config with an
+        epilogue is refused when rendered (render.render)."""
+        return self.EXTRAS - {"epilogue", "out_dtype"} if self.pairs else self.EXTRAS
+
+    def layouts(self) -> tuple[tuple[bool, bool], ...]:
+        """The class's layouts, or row-major operands only in the pairs layout (whose fragment
+        pairs lie along A's rows and B's rows; a transposed operand is copied first)."""
+        have = super().layouts()
+        return tuple(lay for lay in have if lay == (False, False)) if self.pairs else have
+
     def smem_bytes(self, dtype: Any = FLOAT64) -> int:
         isz = as_dtype(dtype).itemsize
-        return self.stages * (self.bm * (self.bk + self.A_PAD) + self.bk * (self.bn + self.B_PAD)) * isz
+        a_pad, b_pad = self.pads()
+        return self.stages * (self.bm * (self.bk + a_pad) + self.bk * (self.bn + b_pad)) * isz
 
     @property
     def frag_ahead(self) -> bool:
@@ -92,7 +123,9 @@ class DmmaConfig(WarpGridConfig):
 
     def template_constants(self, dt: DType) -> dict[str, int]:
         # SPLIT_K: slices of K per blockIdx.z, 1 here (the template renders the unsplit kernel)
-        return {"A_PAD": self.A_PAD, "B_PAD": self.B_PAD, "SPLIT_K": self.splits, "FRAG_AHEAD": int(self.frag_ahead)}
+        a_pad, b_pad = self.pads()
+        return {"A_PAD": a_pad, "B_PAD": b_pad, "SPLIT_K": self.splits, "FRAG_AHEAD": int(self.frag_ahead and not self.pairs),
+                "PAIRS": int(self.pairs)}
 
     def registers(self) -> tuple[int, int]:
         """(a lower bound on the 32-bit registers a thread needs, the most that
@@ -102,7 +135,10 @@ class DmmaConfig(WarpGridConfig):
         the fragments of a whole stage live where it can, so a config can pass this and still
         spill: the tests compile every config of the search space and require 0 spills."""
         acc = 2 * self.wm * self.wn // 32
-        frags = 2 * (4 * (self.wm // 16) + 2 * (self.wn // 8))
+        if self.pairs:  # a whole sub-step's fragments ahead, two buffers
+            frags = 2 * 2 * (4 * (self.wn // 16) + 2 * (self.wm // 8))
+        else:
+            frags = 2 * (4 * (self.wm // 16) + 2 * (self.wn // 8))
         budget = min(255, 65536 // max(self.threads * self.min_blocks, 1))
         return acc + frags + self.OTHER_REGS, budget
 
@@ -120,6 +156,21 @@ class DmmaConfig(WarpGridConfig):
             self.bk % 8 == 0,
             f"bk ({self.bk}) must be a multiple of 8 (the fragments are read 8 k at a time)",
         )
+        yield (self.pairs in (0, 1), f"pairs ({self.pairs}) must be 0 or 1")
+        if self.pairs:
+            yield (
+                self.bk % 16 == 0 and self.wn % 16 == 0 and self.mma_k == 8,
+                f"the pairs layout needs bk and wn multiples of 16 and mma_k 8 (its 16-byte fragment "
+                f"pairs: two k of A's rows, two columns of B's); got bk={self.bk}, wn={self.wn}, mma_k={self.mma_k}",
+            )
+            a_rv, b_rv = max(self.bk // 2, 1), max(self.bn // 2, 1)  # 16-byte pairs in a row of A's, B's tile
+            yield (
+                self.threads % a_rv == 0 and self.threads % b_rv == 0 and (self.threads // a_rv) % 2 == 0,
+                f"the pairs layout copies whole rows of each tile per pass (its main and edge kernels have "
+                f"no other copies) and an even number of A rows between a thread's copies (its swizzle is by "
+                f"row parity): {self.threads} threads must be a multiple of {a_rv} and of {b_rv}, an even "
+                f"multiple of {a_rv}",
+            )
         acc = self.wm * self.wn // 32
         yield (
             acc <= 64,
@@ -174,5 +225,15 @@ STRATEGY = Strategy.of(
         # 32 x 32 at one block per SM, 32 deep (cuBLAS's 1024^3 tile, probe_cublas_kernels.py):
         # 1001^3 0.88x cuBLAS against auto's 0.73 before, 1024^3 0.92 (gpu_s12e.sh, gpu_s12m.sh)
         dict(bm=128, bn=64, bk=32, wm=32, wn=32, stages=3),
+        # the pairs layout (twenty-second session; scripts/gpu_s22c.sh, H100, x cuBLAS against the
+        # same tile without it, in one run): 128 x 128 at 2048^3 1.00 against 0.95, 4096^3 1.00
+        # against 0.93, 6144 x 4096 x 2048 1.01 against 0.94; 128 x 64 at 5000 x 3000 x 1000 0.98
+        # against 0.92, in 4 stages at 8192 x 8192 x 128 0.99 against 0.92; 128 x 64 x 32 at 1024^3
+        # 1.01 against 0.92; 64 x 64 at 640^3 1.00 against 0.91, 16384 x 64 x 4096 1.03 against 1.00
+        dict(wm=32, wn=64, pairs=1),
+        dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2, pairs=1),
+        dict(bm=128, bn=64, wm=64, wn=32, stages=4, min_blocks=2, pairs=1),
+        dict(bm=128, bn=64, bk=32, wm=32, wn=32, stages=3, pairs=1),
+        dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1),
     ],
 )
