@@ -265,3 +265,35 @@ def test_partial_tiles_match_the_whole_tile_kernel_bit_for_bit(params, M, N, K):
     ref = cpad[:M, :N]
     same = (c.view(cp.uint64) == ref.view(cp.uint64)) | ((c == 0) & (ref == 0)) | (cp.isnan(c) & cp.isnan(ref))
     assert bool(same.all())
+
+
+# -- the pairs layout (DmmaConfig.pairs: no epilogue, row-major operands only) ----------------------------
+def test_auto_gives_an_epilogue_on_a_pairs_bucket_to_a_config_that_takes_it():
+    """float64 1024^3's shipped pick is in the pairs layout, which has no epilogue hooks
+    (DmmaConfig.extras): auto runs a plain product there on it, and a GEMM with alpha, beta, a bias
+    and an activation on a config that takes them (execute's fallback), both right against a float64
+    reference on NaN-poisoned outputs."""
+    import cupy as cp
+
+    from tiled_matmul import dispatch
+
+    assert dispatch.choose(1024, 1024, 1024, "float64").params.get("pairs") == 1
+    rng = np.random.default_rng(22)
+    a = cp.asarray(rng.uniform(-1, 1, (1024, 1024)))
+    b = cp.asarray(rng.uniform(-1, 1, (1024, 1024)))
+    c0 = cp.asarray(rng.uniform(-1, 1, (1024, 1024)))
+    bias = cp.asarray(rng.uniform(-1, 1, 1024))
+    plain = poisoned((1024, 1024), cp.float64)
+    tm.matmul(a, b, out=plain)
+    assert tm.check(plain, a, b).passed
+    out = poisoned((1024, 1024), cp.float64)
+    tm.gemm(a, b, c0, alpha=0.5, beta=2.0, bias=bias, activation="relu", out=out)
+    ref = cp.maximum(0.5 * (a @ b) + 2.0 * c0 + bias[None, :], 0.0)
+    scale = 0.5 * (cp.abs(a) @ cp.abs(b)) + 2.0 * cp.abs(c0) + cp.abs(bias)[None, :]
+    err = float(cp.max(cp.abs(out - ref) / scale))
+    # per element against |alpha| |A||B| + |beta| |C| + |bias|: a K-long FP64 dot product and three
+    # more roundings are within (K + 3) u (u = 2^-53) of it, for either side, so twice that
+    assert not bool(cp.isnan(out).any()) and err <= 2 * (1024 + 3) * 2.0 ** -53, err
+    # a config in the pairs layout named with an epilogue is refused, naming what it lacks
+    with pytest.raises(ValueError, match="no hooks for an epilogue"):
+        tm.gemm(a, b, bias=bias, strategy="dmma", **dispatch.choose(1024, 1024, 1024, "float64").params)
