@@ -1,8 +1,9 @@
 """auto against cuBLAS on random float64 shapes with a partial tile and aligned rows (even N and K:
 the shapes dmma's partial-tile kernel takes), for an A/B of two trees in separate processes
-(twenty-first session).
+(twenty-first session's script; twenty-second: ODD keeps N and K as drawn, so about three in four
+shapes have an odd N or K and run the misaligned-operand kernel).
 
-    PYTHONPATH=TREE python3 scripts/variants_s21/probe_f64_random.py SEED COUNT [ROUNDS]
+    PYTHONPATH=TREE python3 scripts/variants_s21/probe_f64_random.py SEED COUNT [ROUNDS] [odd]
 
 Every product is checked first (tm.check against the float64 product, output NaN-poisoned), then
 auto and cuBLAS alternate in rounds (CUDA events after warm-up, L2 flushed, median of 7 a round).
@@ -20,12 +21,13 @@ import tiled_matmul as tm
 from tiled_matmul.timing import L2Flusher, time_fn
 
 
-def shapes(seed: int, count: int):
+def shapes(seed: int, count: int, odd: bool = False):
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < count:
         M, N, K = (int(x) for x in np.exp(rng.uniform(np.log([300, 300, 200]), np.log([8000, 8000, 4000]))))
-        N, K = N + N % 2, K + K % 2
+        if not odd:
+            N, K = N + N % 2, K + K % 2
         if M % 64 or N % 64:  # a partial tile for every tile the candidates use
             out.append((M, N, K))
     return out
@@ -37,7 +39,7 @@ def main() -> None:
     flush = L2Flusher()
     rng = cupy.random.default_rng(seed)
     ratios = []
-    for M, N, K in shapes(seed, count):
+    for M, N, K in shapes(seed, count, "odd" in sys.argv[4:]):
         a = rng.standard_normal((M, K))
         b = rng.standard_normal((K, N))
         c = cupy.full((M, N), cupy.nan)
