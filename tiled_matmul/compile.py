@@ -104,7 +104,11 @@ class CompiledKernel:
         return int(self.attributes.get("num_regs", 0))
 
     def launch(self, grid, args, stream=None) -> None:
-        """Launch on `stream` (the current CuPy stream when None)."""
+        """Launch the main kernel on `stream` (the current CuPy stream when None), with `args` as
+        its signature takes them. A config with companion kernels (ELEM_KERNEL, EDGE_KERNEL) is
+        launched through :attr:`launcher` (``Config.launch``) instead, which picks among them; its
+        main kernel alone takes aligned operands in whole tiles only (dmma's pairs layout traps
+        otherwise, kernels/12_dmma.cu.j2's WHOLE_TILES)."""
         self.raw(grid, self.config.block(), args, shared_mem=self.smem_bytes if self.config.DYNAMIC_SMEM else 0,
                  stream=stream)
 
