@@ -85,6 +85,16 @@ def test_bad_configs_name_the_rule_and_a_valid_config(cfg, needle):
     assert "A valid config is" in msg and all(f"{k}={v}" in msg for k, v in DmmaConfig().params().items())
 
 
+@pytest.mark.parametrize("pairs", [-1, 2])
+def test_pairs_is_a_switch_of_0_or_1(pairs):
+    """`pairs` is a Config.SWITCHES parameter: 0 passes the >= 1 rule, anything but 0 or 1 is refused."""
+    DmmaConfig(pairs=0).validate(H100_LIMITS)
+    with pytest.raises(ValueError, match=rf"\(pairs: 0 or 1\), got pairs={pairs};"):
+        DmmaConfig(pairs=pairs).validate(H100_LIMITS)
+    with pytest.raises(ValueError, match="the pairs layout needs bk and wn multiples of 16"):
+        DmmaConfig(bk=8, wm=32, wn=64, pairs=1).validate(H100_LIMITS)
+
+
 def test_refuses_float32_and_gpus_without_the_sm90_f64_mma():
     with pytest.raises(ValueError, match=r"dmma computes float64 only, got float32; strategies for float32: .*wgmma"):
         DmmaConfig().validate(H100_LIMITS, "float32")

@@ -165,8 +165,8 @@ class Config:
         """The template parameters, in declaration order."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
-    #: 0/1 parameters (off/on) a strategy gained after its first configs: 0 is allowed (every other
-    #: parameter must be >= 1), and a switch at 0 is left out of :meth:`named_params` (so of tag()
+    #: 0/1 parameters (off/on) a strategy gained after its first configs: 0 or 1 (every other
+    #: parameter must be >= 1; validate() checks both), and a switch at 0 is left out of :meth:`named_params` (so of tag()
     #: and the source's header), so that every earlier config keeps its kernel symbol, rendered
     #: source and tuning-database keys
     SWITCHES: ClassVar[frozenset[str]] = frozenset()
@@ -353,7 +353,7 @@ class Config:
                     f"{self.STRATEGY}: parameter {name}={value!r} must be an int "
                     f"(got {type(value).__name__})"
                 )
-        bad_sign = [f"{k}={v}" for k, v in self.params().items() if v < (0 if k in self.SWITCHES else 1)]
+        bad_sign = [f"{k}={v}" for k, v in self.params().items() if (v not in (0, 1) if k in self.SWITCHES else v < 1)]
         if bad_sign:
             raise ValueError(
                 f"{self.STRATEGY}: parameters must be >= 1"

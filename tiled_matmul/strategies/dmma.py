@@ -156,7 +156,6 @@ class DmmaConfig(WarpGridConfig):
             self.bk % 8 == 0,
             f"bk ({self.bk}) must be a multiple of 8 (the fragments are read 8 k at a time)",
         )
-        yield (self.pairs in (0, 1), f"pairs ({self.pairs}) must be 0 or 1")
         if self.pairs:
             yield (
                 self.bk % 16 == 0 and self.wn % 16 == 0 and self.mma_k == 8,
