@@ -64,6 +64,37 @@ RAW = {"raw 128x128": dict(BM=128, BN=128, WM=32, WN=64, STAGES=3, MINB=1),
        "raw 128x64 s4": dict(BM=128, BN=64, WM=64, WN=32, STAGES=4, MINB=2)}
 
 
+def checked(a, b, cands: dict, strategy: str = "dmma") -> dict:
+    """Each candidate of `strategy` (name -> params) that takes the shape and passes tm.check on a
+    NaN-poisoned output, as a no-argument call (a failure or a refusal is printed, the candidate
+    dropped)."""
+    (M, K), N = a.shape, b.shape[1]
+    fns = {}
+    for name, kw in cands.items():
+        c = cupy.full((M, N), cupy.nan)
+        try:
+            tm.matmul(a, b, out=c, strategy=strategy, **kw)
+        except Exception as e:  # noqa: BLE001 (a config that does not take the shape)
+            print(f"{M}x{N}x{K} {name}: {type(e).__name__}: {e}"[:200])
+            continue
+        rep = tm.check(c, a, b)
+        if not rep.passed:
+            print(f"{M}x{N}x{K} {name} FAILED {rep}")
+            continue
+        fns[name] = (lambda kw=kw, c=c: tm.matmul(a, b, out=c, strategy=strategy, **kw))
+    return fns
+
+
+def medians(fns: dict, rounds: int, flush: L2Flusher) -> dict:
+    """Each call's median time (ms) over `rounds` alternating rounds of a median of 9 (CUDA events
+    after warm-up, L2 flushed)."""
+    res = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, f in fns.items():
+            res[k].append(time_fn(lambda i, f=f: f(), repeat=9, warmup=2, flush=flush).median_ms)
+    return {k: statistics.median(v) for k, v in res.items()}
+
+
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     shapes, cands = SETS[sys.argv[2] if len(sys.argv) > 2 else "big"]
@@ -74,19 +105,7 @@ def main() -> None:
     for M, N, K in shapes:
         a = rng.standard_normal((M, K))
         b = rng.standard_normal((K, N))
-        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b)}
-        for name, kw in cands.items():
-            c = cupy.full((M, N), cupy.nan)
-            try:
-                tm.matmul(a, b, out=c, strategy="dmma", **kw)
-            except Exception as e:  # noqa: BLE001 (a config that does not take the shape)
-                print(f"{M}x{N}x{K} {name}: {type(e).__name__}: {e}"[:200])
-                continue
-            rep = tm.check(c, a, b)
-            if not rep.passed:
-                print(f"{M}x{N}x{K} {name} FAILED {rep}")
-                continue
-            fns[name] = (lambda kw=kw, c=c: tm.matmul(a, b, out=c, strategy="dmma", **kw))
+        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b), **checked(a, b, cands)}
         for name, v in raws.items():
             if v.fits(M, N, K):
                 c = cupy.full((M, N), cupy.nan)
@@ -96,11 +115,7 @@ def main() -> None:
                     print(f"{M}x{N}x{K} {name} FAILED {rep}")
                     continue
                 fns[name] = (lambda v=v, c=c: v(a, b, c))
-        res = {k: [] for k in fns}
-        for _ in range(rounds):
-            for k, f in fns.items():
-                res[k].append(time_fn(lambda i, f=f: f(), repeat=9, warmup=2, flush=flush).median_ms)
-        med = {k: statistics.median(v) for k, v in res.items()}
+        med = medians(fns, rounds, flush)
         rows.append(((M, N, K), med))
         print(f"{M}x{N}x{K}: cuBLAS {med['cublas'] * 1e3:.1f} us", flush=True)
     names = ["auto", *cands, *raws]

@@ -9,13 +9,13 @@ table gives each candidate's median over rounds x cuBLAS.
 """
 from __future__ import annotations
 
-import statistics
 import sys
 
 import cupy
+from probe_pairs import checked, medians  # (this directory: the same check and timing)
 
 import tiled_matmul as tm
-from tiled_matmul.timing import L2Flusher, time_fn
+from tiled_matmul.timing import L2Flusher
 
 T2 = dict(bm=128, bn=64, bk=16, wm=32, wn=64, stages=3, min_blocks=2)   # two m16 rows per warp
 T4 = dict(bm=128, bn=64, bk=16, wm=64, wn=32, stages=3, min_blocks=2)   # four
@@ -41,24 +41,9 @@ def main() -> None:
     for (M, N, K), cands in ROWS:
         a = rng.standard_normal((M, K))
         b = rng.standard_normal((K, N))
-        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b)}
-        for name, kw in cands.items():
-            c = cupy.full((M, N), cupy.nan)
-            try:
-                tm.matmul(a, b, out=c, strategy="dmma_split_k", **kw)
-            except Exception as e:  # noqa: BLE001
-                print(f"{M}x{N}x{K} {name}: {type(e).__name__}: {e}"[:200])
-                continue
-            rep = tm.check(c, a, b)
-            if not rep.passed:
-                print(f"{M}x{N}x{K} {name} FAILED {rep}")
-                continue
-            fns[name] = (lambda kw=kw, c=c: tm.matmul(a, b, out=c, strategy="dmma_split_k", **kw))
-        res = {k: [] for k in fns}
-        for _ in range(rounds):
-            for k, f in fns.items():
-                res[k].append(time_fn(lambda i, f=f: f(), repeat=9, warmup=2, flush=flush).median_ms)
-        med = {k: statistics.median(v) for k, v in res.items()}
+        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b),
+               **checked(a, b, cands, "dmma_split_k")}
+        med = medians(fns, rounds, flush)
         print(f"{M}x{N}x{K:<7} cuBLAS {med['cublas'] * 1e3:8.1f} us  " +
               "  ".join(f"{k} {med['cublas'] / v:.3f}" for k, v in med.items() if k != "cublas"), flush=True)
 
