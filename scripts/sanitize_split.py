@@ -90,6 +90,12 @@ CASES = [  # (strategy, params, M, N, K, dtype)
     ("dmma", dict(wm=32, wn=64, pairs=1), 100, 200, 64, "float64"),
     ("dmma", dict(wm=32, wn=64, pairs=1), 257, 130, 77, "float64"),
     ("dmma", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1), 129, 127, 1000, "float64"),
+    # dmma_tail on the pairs layout (twenty-third session): whole tiles (main kernel) and partial
+    # ones (edge kernel), each a head of whole waves and a tail of slices; the 64 x 64 tile at two
+    # per SM (288 tiles: 264 whole, 24 in 8 slices each)
+    ("dmma_tail", dict(wm=32, wn=64, pairs=1), 1536, 1536, 512, "float64"),
+    ("dmma_tail", dict(wm=32, wn=64, pairs=1), 1500, 1500, 1030, "float64"),
+    ("dmma_tail", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1), 1100, 1000, 1030, "float64"),
     # the eighteenth session's wgmma_tma_split_k: empty slices (K = 100 in 64 ways), ragged rows
     # padded by a copy, a decode-like C, and several units per CTA (4 tiles x 64 slices)
     ("wgmma_tma_split_k", dict(split_k=64), 33, 65, 100, "float16"),

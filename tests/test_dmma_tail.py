@@ -37,7 +37,10 @@ def test_registry_entry_and_search_space():
     assert DmmaTailConfig.EXTRAS == frozenset() and DmmaTailConfig.LAYOUTS == ()
     for cfg in CONFIGS:
         assert cfg.validate(H100_LIMITS, "float64") is cfg
-        assert cfg.min_blocks == 1, "a partial wave costs a whole wave time at one block per SM"
+        # a partial wave costs a whole wave time at one block per SM; at two, a block alone on its
+        # SM runs faster, yet the pairs layout's tiles still gained 6-20% from the split tail
+        # (scripts/gpu_s23a.sh: 128 x 64 at 1500^3 0.97 -> 1.16x cuBLAS)
+        assert cfg.min_blocks == 1 or (cfg.pairs and cfg.min_blocks == 2), cfg
         assert cfg.template_constants(as_dtype("float64"))["TAIL"] == 1
 
 
@@ -63,11 +66,12 @@ def test_plan_whole_waves_then_the_tails_slices(cfg):
             continue
         assert head >= slots and head % slots == 0 and 0 < tail < slots
         assert 2 <= slices <= cfg.split_k and tail * slices <= slots and K // slices >= cfg.MIN_SLICE
-        assert cfg.grid_for_k(M, N, K, _limits(slots)) == (head + tail * slices, 1, 1)
+        if slots % cfg.min_blocks == 0:  # slots: the GPU's SMs times the config's blocks per SM
+            assert cfg.grid_for_k(M, N, K, _limits(slots // cfg.min_blocks)) == (head + tail * slices, 1, 1)
 
 
 def _limits(slots):
-    """H100's limits with `slots` SMs (one block per SM on these configs)."""
+    """H100's limits with `slots` SMs."""
     import dataclasses
 
     return dataclasses.replace(H100_LIMITS, sm_count=slots)

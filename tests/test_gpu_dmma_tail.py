@@ -72,7 +72,7 @@ def _tail_shapes(cfg, slots):
     """Ragged shapes with whole waves and a tail at these slots: slots + 1 tiles (a tail of one, in
     as many slices as fit), 2 * slots + 1, and odd N and K; even ones for the 16-byte paths."""
     s, (bm, bn) = _slots(cfg, slots), cfg.tile_mn
-    shapes = [(bm * s + 7, bn - 3, 1029), (bm * 2 * s + 1, 33, 3001), (bm * s + 65, bn - 1, 1001),
+    shapes = [(bm * s + 7, bn - 3, 1029), (bm * 2 * s + 1, 33, 3001), (bm * s + bm // 2 + 1, bn - 1, 1001),
               (bm * s + 6, bn - 2, 1030)]
     for M, N, K in shapes:
         assert cfg.plan(M, N, K, s)[1] > 0, (cfg.tag(), s, (M, N, K))

@@ -47,7 +47,9 @@ class DmmaTailConfig(DmmaConfig):
     # dmma's 128 x 128 tile in 8 warps of 32 x 64 at one block per SM (its pick at 2048^3-8192^3).
     # One block per SM is where a partial wave costs a whole wave time; at two, a block alone on
     # its SM runs faster and dmma's last partial wave of 7 cost it 1% (5000 x 3000 x 1000 on
-    # 128 x 64 tiles: 0.617 ms for 7.12 waves, 0.612 for the 7 whole ones: scripts/gpu_s13c.sh)
+    # 128 x 64 tiles: 0.617 ms for 7.12 waves, 0.612 for the 7 whole ones: scripts/gpu_s13c.sh).
+    # The pairs layout's 128 x 64 and 64 x 64 tiles at two per SM are in the search space all the
+    # same: where the last wave is a small part of one or two, its split gained 6-20% (the space below)
     bm: int = 128
     bn: int = 128
     bk: int = 16
@@ -189,5 +191,14 @@ STRATEGY = Strategy.of(
     # the cost model picked that tile at 700 x 1500 x 1000 (0.0695 ms against auto's 0.0574 before;
     # its 1.09 waves of 128 x 64 tiles against 64 x 64 tiles in one exact wave), where the 128 x 128
     # tile leaves auto's pick alone (scripts/gpu_s13i.sh)
-    [],
+    [
+        # dmma's pairs-layout tiles (twenty-third session; scripts/gpu_s23a.sh,
+        # variants_s23/probe_tail_pairs.py, H100, x cuBLAS in one run, against the same tile as dmma):
+        # 128 x 128: 1500^3 0.77 -> 1.14, 3616x636x3700 0.65 -> 1.03, 6719x708x3394 0.91 -> 1.01;
+        # 64 x 64, 2 per SM: 2342x534x7592 0.86 -> 0.95, 542x2180x652 0.97 -> 1.00. (The 128 x 64
+        # tile, 2 per SM, gained as much (1500^3 0.97 -> 1.16, 6779x1324x6244 0.93 -> 1.02), but
+        # its tail kernels spill 8 B at the 255 registers two blocks per SM allow: not here)
+        dict(wm=32, wn=64, pairs=1),
+        dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1),
+    ],
 )
