@@ -48,8 +48,8 @@ class DmmaTailConfig(DmmaConfig):
     # One block per SM is where a partial wave costs a whole wave time; at two, a block alone on
     # its SM runs faster and dmma's last partial wave of 7 cost it 1% (5000 x 3000 x 1000 on
     # 128 x 64 tiles: 0.617 ms for 7.12 waves, 0.612 for the 7 whole ones: scripts/gpu_s13c.sh).
-    # The pairs layout's 128 x 64 and 64 x 64 tiles at two per SM are in the search space all the
-    # same: where the last wave is a small part of one or two, its split gained 6-20% (the space below)
+    # The pairs layout's 64 x 64 tile at two per SM is in the search space all the same: where
+    # the last wave is a small part of one or two, its split gained up to 10% (the space below)
     bm: int = 128
     bn: int = 128
     bk: int = 16
