@@ -266,7 +266,8 @@ def test_a_config_whose_tiles_do_not_split_reads_no_layout():
         for c in e.configs:
             # (wgmma_tma_tf32 adds A column-major in its tf32x3 mode: A_COL_LAYOUTS)
             extra = getattr(c, "A_COL_LAYOUTS", ()) if getattr(c, "passes", 1) == 3 else ()
-            if getattr(c, "pairs", 0):  # dmma's pairs layout: row-major operands only
-                assert c.layouts() == ((False, False),), (name, c)
+            if getattr(c, "pairs", 0):  # dmma's pairs layout: row-major operands only, of those its class takes
+                assert c.layouts() == tuple(lay for lay in e.config_cls.LAYOUTS if lay == (False, False)), (name, c)
+                assert name == "dmma_tail" or c.layouts() == ((False, False),), (name, c)
                 continue
             assert c.layouts() == e.config_cls.LAYOUTS + extra, (name, c)
