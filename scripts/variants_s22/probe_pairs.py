@@ -118,10 +118,15 @@ def main() -> None:
         med = medians(fns, rounds, flush)
         rows.append(((M, N, K), med))
         print(f"{M}x{N}x{K}: cuBLAS {med['cublas'] * 1e3:.1f} us", flush=True)
-    names = ["auto", *cands, *raws]
-    print("\n" + f"{'shape':16s} {'cuBLAS us':>10s} " + " ".join(f"{k:>12s}" for k in names))
+    print_table(rows, ["auto", *cands, *raws])
+
+
+def print_table(rows: list, names: list, width: int = 16) -> None:
+    """The final table: per shape, cuBLAS's median (us) and each named candidate's x cuBLAS ("-"
+    where it was not timed). `rows`: ((M, N, K), {name: median ms, "cublas": ...})."""
+    print("\n" + f"{'shape':{width}s} {'cuBLAS us':>10s} " + " ".join(f"{k:>12s}" for k in names))
     for (M, N, K), med in rows:
-        print(f"{f'{M}x{N}x{K}':16s} {med['cublas'] * 1e3:10.1f} "
+        print(f"{f'{M}x{N}x{K}':{width}s} {med['cublas'] * 1e3:10.1f} "
               + " ".join(f"{med['cublas'] / med[k]:12.3f}" if k in med else f"{'-':>12s}" for k in names))
 
 

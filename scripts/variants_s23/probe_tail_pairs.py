@@ -18,7 +18,7 @@ from pathlib import Path
 import cupy
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "variants_s22"))
-from probe_pairs import checked, medians  # noqa: E402 (the same check and timing)
+from probe_pairs import checked, medians, print_table  # noqa: E402 (the same check, timing and table)
 
 import tiled_matmul as tm  # noqa: E402
 from tiled_matmul.timing import L2Flusher  # noqa: E402
@@ -59,10 +59,7 @@ def main() -> None:
         med = medians(fns, rounds, flush)
         rows.append(((M, N, K), med))
         print(f"{M}x{N}x{K}: cuBLAS {med['cublas'] * 1e3:.1f} us", flush=True)
-    print("\n" + f"{'shape':18s} {'cuBLAS us':>10s} " + " ".join(f"{k:>12s}" for k in names))
-    for (M, N, K), med in rows:
-        print(f"{f'{M}x{N}x{K}':18s} {med['cublas'] * 1e3:10.1f} "
-              + " ".join(f"{med['cublas'] / med[k]:12.3f}" if k in med else f"{'-':>12s}" for k in names))
+    print_table(rows, names, 18)
 
 
 if __name__ == "__main__":
