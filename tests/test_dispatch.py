@@ -63,9 +63,10 @@ def test_user_db_entry_picked(no_shipped):
 
 def test_falls_back_to_heuristic_when_absent(no_shipped):
     tdb.save_entries({tdb.bucket(4096, 4096, 4096): TUNED}, DEV)
-    c = dispatch.choose(1000, 1000, 1000, device=DEV)
+    # (2000^3: the heuristic's TMA pick, which MODEL_TILES leaves to it)
+    c = dispatch.choose(2000, 2000, 2000, device=DEV)
     assert c.source in ("heuristic", "fallback")
-    assert (c.strategy, c.params) == fallback_choice(1000, 1000, 1000)
+    assert (c.strategy, c.params) == fallback_choice(2000, 2000, 2000)
     # other dtype: not the float32 entry (float64 falls back to the cost model by default)
     assert dispatch.choose(4096, 4096, 4096, "float64", device=DEV).source in ("heuristic", "model")
 
@@ -81,6 +82,38 @@ def test_heuristic_used(no_shipped, monkeypatch):
     assert len(calls) == 1  # cached per bucket
     dispatch.choose(300, 200, 100, device=DEV, precision="ieee")  # the request is part of the cache key
     assert calls[-1] == (300, 200, 100, "float32", "ieee")
+
+
+@pytest.mark.parametrize("shape", [(1011, 1381, 2795), (1000, 1000, 1000), (727, 717, 7276), (599, 361, 689)])
+def test_model_tiles_take_the_heuristics_mid_size_float32_tiles(no_shipped, shape):
+    """Where the heuristic would give a float32 output under a wave of 128 x 128 tiles one of
+    wgmma's 64-row or wgmma_split_k's tiles, `auto` runs the cost model's pick among the three
+    wgmma rungs instead (dispatch.MODEL_TILES)."""
+    from tiled_matmul import costmodel
+    from tiled_matmul.heuristic import recommend
+
+    overridden, among = dispatch.MODEL_TILES["float32"]
+    assert recommend(*shape, "float32")[0] in overridden  # the case the rule is for
+    c = dispatch.choose(*shape, device=DEV)
+    want = costmodel.rank(*shape, "float32", efficiencies=dispatch.measured_efficiencies(DEV), strategies=among)[0]
+    assert (c.source, c.strategy) == ("model", want.strategy)
+    assert tm.STRATEGIES[c.strategy].make_config(**c.params).params() == want.params
+    # the named modes and the heuristic's own mode keep the heuristic
+    assert dispatch.choose(*shape, device=DEV, precision="ieee").source == "heuristic"
+    previous = dispatch.set_mode("heuristic")
+    try:
+        c = dispatch.choose(*shape, device=DEV)
+        assert (c.source, c.strategy, c.params) == ("heuristic", *fallback_choice(*shape))
+    finally:
+        dispatch.set_mode(previous)
+
+
+@pytest.mark.parametrize("shape", [(41, 2421, 345), (2000, 2000, 2000), (4096, 8, 4096), (300, 300, 64)])
+def test_model_tiles_leave_other_float32_picks_to_the_heuristic(no_shipped, shape):
+    """Skinny outputs (M or N <= costmodel.SKINNY_MAX), the TMA picks, the GEMV rungs and FFMA
+    below TF32X3_MIN_K stay the heuristic's."""
+    c = dispatch.choose(*shape, device=DEV)
+    assert (c.source, c.strategy, c.params) == ("heuristic", *fallback_choice(*shape))
 
 
 def test_precision_request_filters_db_entries(no_shipped, fresh_tunedb):
@@ -136,7 +169,7 @@ def test_stale_entry_warns_and_falls_back(no_shipped):
                       tdb.bucket(64, 64, 64): {"strategy": "register_blocked", "params": {"bm": 100}}}, DEV)
     with pytest.warns(tdb.TuneDBWarning, match="no_such_strategy"):
         c = dispatch.choose(640, 640, 640, device=DEV)
-    assert c.source in ("heuristic", "fallback")
+    assert c.source in ("heuristic", "model")  # (float32's mid-size tiles: MODEL_TILES)
     with pytest.warns(tdb.TuneDBWarning):
         assert dispatch.choose(64, 64, 64, device=DEV).source in ("heuristic", "fallback")
 

@@ -106,7 +106,8 @@ def test_auto_correct_on_suite(M, N, K):
         # the shipped entry answers wherever it exists and computes a mode "auto" allows for this
         # K (below TF32X3_MIN_K a tensor-core entry is passed over for the FFMA rules)
         found = dispatch.lookup_entry(M, N, K)
-        assert dispatch.choose(M, N, K).source == ("shipped-db" if found else "heuristic")
+        # (otherwise the fallback: the heuristic, or the model for float32's mid-size tiles)
+        assert dispatch.choose(M, N, K).source in (("shipped-db",) if found else ("heuristic", "model"))
 
 
 def test_kernel_auto_dispatches_per_shape():

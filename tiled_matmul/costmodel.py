@@ -598,8 +598,8 @@ def rank(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto"
 
 @functools.lru_cache(maxsize=4096)
 def _best_cached(M: int, N: int, K: int, dt: str, precision: str, limits: DeviceLimits,
-                 eff_items: tuple) -> Prediction:
-    return rank(M, N, K, dt, precision, limits, dict(eff_items))[0]
+                 eff_items: tuple, strategies: "tuple[str, ...] | None" = None) -> Prediction:
+    return rank(M, N, K, dt, precision, limits, dict(eff_items), strategies)[0]
 
 
 def clear_cache() -> None:
@@ -614,10 +614,13 @@ registry.on_change(lambda name: clear_cache())
 
 def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
          device: "int | DeviceLimits | None" = None,
-         efficiencies: "Mapping[str, float] | None" = None) -> Prediction:
-    """The fastest candidate, cached per (shape, dtype, request, device, efficiencies)."""
+         efficiencies: "Mapping[str, float] | None" = None,
+         strategies: "Iterable[str] | None" = None) -> Prediction:
+    """The fastest candidate (of the named strategies' only, when given), cached per (shape, dtype,
+    request, device, efficiencies, strategies)."""
     items = tuple(sorted((efficiencies or {}).items()))
-    return _best_cached(int(M), int(N), int(K), as_dtype(dtype), precision, device_limits(device), items)
+    names = tuple(strategies) if strategies is not None else None
+    return _best_cached(int(M), int(N), int(K), as_dtype(dtype), precision, device_limits(device), items, names)
 
 
 __all__ = ["clear_cache", "PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "ROUND_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",

@@ -5,7 +5,8 @@ tuning database, then in the databases shipped for this GPU, and otherwise asks 
 the dispatch mode (:func:`get_mode`): ``"heuristic"``, :func:`tiled_matmul.heuristic.recommend`;
 ``"model"``, the cost model's fastest candidate (:func:`tiled_matmul.costmodel.rank`, with the
 efficiencies the tuner measured, :func:`measured_efficiencies`); ``"auto"`` (the default), the
-model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others. The mode is
+model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others, except where
+:data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles). The mode is
 ``TILED_MATMUL_DISPATCH`` (read at import) or what :func:`set_mode` set. Both answer for a
 precision request (:mod:`tiled_matmul.precision`):
 entries and picks are kept to the modes the request allows for the shape (for "auto", tf32x3
@@ -122,6 +123,18 @@ MODES = ("auto", "heuristic", "model")
 #: tests/test_costmodel.py::test_model_against_the_shipped_database checks the counts on what
 #: remains (float64: the model 14 of 20, the heuristic 12).
 MODEL_DTYPES: tuple[str, ...] = ("float64",)
+#: per dtype outside MODEL_DTYPES: the heuristic's picks that the cost model replaces in mode
+#: "auto", and the rungs it chooses among instead, for outputs wider than costmodel.SKINNY_MAX both
+#: ways under a request that allows tf32x3. float32's heuristic gives outputs under a wave of
+#: 128 x 128 tiles wgmma's 64-row tiles or wgmma_split_k's 64 x 64 one; the model's pick among
+#: the three wgmma rungs (128-row tiles, TMA, other slice counts) ran 1.0-1.8x faster on 12 of 13
+#: such random shapes and equal on the 13th (H100, x cuBLAS FP32, scripts/gpu_s24d.sh:
+#: 1011x1381x2795 0.75 -> 1.37, 816x1430x1223 0.75 -> 1.11, 347x891x1370 0.75 -> 0.91,
+#: 704x742x4019 0.82 -> 1.08). Elsewhere the model lost to the heuristic on float32 (its TMA
+#: picks from 0.7 of a wave, skinny and tiny shapes), so it stays out of those.
+MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "float32": (("wgmma", "wgmma_split_k"), ("wgmma", "wgmma_split_k", "wgmma_tma_tf32")),
+}
 #: environment variable naming the dispatch mode
 MODE_ENV = "TILED_MATMUL_DISPATCH"
 
@@ -169,10 +182,22 @@ def measured_efficiencies(device: Any = None) -> dict[str, float]:
 
 
 def model_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
-                 precision: str = "auto") -> costmodel.Prediction:
-    """The cost model's fastest candidate for the shape on `device`, with the measured
-    efficiencies (cached per shape by :func:`tiled_matmul.costmodel.best`)."""
-    return costmodel.best(M, N, K, dtype, precision, _limits(device), measured_efficiencies(device))
+                 precision: str = "auto", strategies: "tuple[str, ...] | None" = None) -> costmodel.Prediction:
+    """The cost model's fastest candidate for the shape on `device` (among the named strategies'
+    configs, when given), with the measured efficiencies (cached per shape by
+    :func:`tiled_matmul.costmodel.best`)."""
+    return costmodel.best(M, N, K, dtype, precision, _limits(device), measured_efficiencies(device), strategies)
+
+
+def _model_tiles(M: int, N: int, K: int, dt: DType, precision: str, name: str) -> "tuple[str, ...] | None":
+    """The rungs the cost model chooses among, in mode "auto", where the heuristic's pick `name`
+    for a dtype outside MODEL_DTYPES is one it overrides (:data:`MODEL_TILES`), else None."""
+    rule = MODEL_TILES.get(str(dt))
+    if rule is None or name not in rule[0] or min(M, N) <= costmodel.SKINNY_MAX:
+        return None
+    if "tf32x3" not in modes_for(precision, dt, K):
+        return None
+    return rule[1]
 
 
 def _limits(device: Any) -> DeviceLimits:
@@ -237,6 +262,10 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
                                  wgmma=hopper, dmma=hopper)
         source = "heuristic"
+        among = _model_tiles(M, N, K, dt, precision, name) if _mode == "auto" else None
+        if among is not None:
+            best = model_choice(M, N, K, dt, device, precision, among)
+            name, params, source = best.strategy, _own_params(best), "model"
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
     choice = _choices[sk] = Choice(name, dict(params or {}), source, key)
