@@ -116,6 +116,26 @@ def test_model_tiles_leave_other_float32_picks_to_the_heuristic(no_shipped, shap
     assert (c.source, c.strategy, c.params) == ("heuristic", *fallback_choice(*shape))
 
 
+@pytest.mark.parametrize("needed", [{"batch"}, {"layouts"}, {"epilogue"}, {"batch", "epilogue", "out_dtype"}])
+def test_plain_choice_keeps_the_model_tiles_rule_to_rungs_that_take_the_call(needed):
+    """A call whose first pick lacks a feature it needs: plain_pick's cp.async rung, or where
+    MODEL_TILES applies, the model's pick among those of its rungs that take every feature needed
+    (the TMA rung only for an epilogue alone)."""
+    from tiled_matmul import costmodel
+    from tiled_matmul.heuristic import plain_pick
+
+    needed = frozenset(needed)
+    mid, big = (1011, 1381, 2795), (4096, 4096, 4096)  # under and over one wave of 128 x 128 tiles
+    among = tuple(n for n in dispatch.MODEL_TILES["float32"][1] if needed <= tm.STRATEGIES[n].default.extras())
+    assert "wgmma" in among and ("wgmma_tma_tf32" in among) == (needed == {"epilogue"})
+    name, params = dispatch.plain_choice(*mid, "float32", None, "tf32x3", needed)
+    want = costmodel.rank(*mid, "float32", "tf32x3", efficiencies=dispatch.measured_efficiencies(), strategies=among)[0]
+    assert name == want.strategy and tm.STRATEGIES[name].make_config(**params).params() == want.params
+    assert plain_pick(*mid, "float32", 132, "tf32x3")[0] == "wgmma"  # what the rule replaced
+    assert dispatch.plain_choice(*big, "float32", None, "tf32x3", needed) == plain_pick(*big, "float32", 132, "tf32x3")
+    assert dispatch.plain_choice(*mid, "float32", None, "ieee", needed) == plain_pick(*mid, "float32", 132, "ieee")
+
+
 def test_precision_request_filters_db_entries(no_shipped, fresh_tunedb):
     """An "auto" entry on the tensor cores serves "auto" and "tf32x3" asks for it by its own key;
     "ieee" never takes it; below TF32X3_MIN_K "auto" does not either."""

@@ -55,3 +55,35 @@ def test_auto_is_correct_where_the_session17_rules_moved_it(dtype, shape, rung):
     assert picked.strategy.name == rung, picked
     report = tm.check(out, a, b)
     assert report.passed, (picked, report)
+
+
+#: float32 shapes off the suite, under one wave of 128 x 128 tiles, where the heuristic gives
+#: wgmma's 64-row or wgmma_split_k's tiles and dispatch.MODEL_TILES hands the pick to the cost
+#: model (twenty-fourth session): plain, as a batch of two products (the batch hook: the cp.async
+#: rungs, dispatch.plain_choice) and with A read transposed in place
+MODEL_TILES_SHAPES = [(1011, 1381, 2795), (727, 717, 7276), (3358, 291, 1498), (599, 361, 689)]
+
+
+@pytest.mark.parametrize("form", ["plain", "batch", "a_transposed"])
+@pytest.mark.parametrize("shape", MODEL_TILES_SHAPES, ids=["x".join(map(str, s)) for s in MODEL_TILES_SHAPES])
+def test_auto_is_correct_where_model_tiles_moved_it(shape, form, fresh_tunedb):
+    import cupy as cp
+
+    from tiled_matmul import dispatch
+
+    M, N, K = shape
+    choice = dispatch.choose(M, N, K, "float32")
+    assert choice.source in ("model", "shipped-db"), choice
+    if choice.source == "model":
+        assert choice.strategy in dispatch.MODEL_TILES["float32"][1]
+    gen = cp.random.default_rng(M + N + K)
+    count = 2 if form == "batch" else 1
+    a = gen.uniform(-1, 1, (count, M, K), dtype=cp.float32)
+    b = gen.uniform(-1, 1, (count, K, N), dtype=cp.float32)
+    if form == "a_transposed":
+        a = cp.ascontiguousarray(a.transpose(0, 2, 1)).transpose(0, 2, 1)  # column-major A, read in place
+    out = cp.full((count, M, N), np.nan, dtype=cp.float32)
+    assert tm.matmul(a, b, out=out) is out
+    for i in range(count):
+        report = tm.check(out[i], a[i], b[i])
+        assert report.passed, (form, choice, report)

@@ -27,9 +27,10 @@ from typing import Any, Callable, Mapping, TypeVar
 import os
 
 from . import costmodel, registry, tunedb
+from .configs import cdiv
 from .device import DeviceLimits, device_limits
 from .dtypes import DType, as_dtype
-from .heuristic import recommend
+from .heuristic import plain_pick, recommend
 from .precision import modes_for
 from .tunedb import TuneDBWarning, bucket, device_id, entries_for, read_db
 
@@ -124,8 +125,8 @@ MODES = ("auto", "heuristic", "model")
 #: remains (float64: the model 14 of 20, the heuristic 12).
 MODEL_DTYPES: tuple[str, ...] = ("float64",)
 #: per dtype outside MODEL_DTYPES: the heuristic's picks that the cost model replaces in mode
-#: "auto", and the rungs it chooses among instead, for outputs wider than costmodel.SKINNY_MAX both
-#: ways under a request that allows tf32x3. float32's heuristic gives outputs under a wave of
+#: "auto", and the rungs it chooses among instead, for outputs under one wave of 128 x 128 tiles
+#: and wider than costmodel.SKINNY_MAX both ways, under a request that allows tf32x3. float32's heuristic gives outputs under a wave of
 #: 128 x 128 tiles wgmma's 64-row tiles or wgmma_split_k's 64 x 64 one; the model's pick among
 #: the three wgmma rungs (128-row tiles, TMA, other slice counts) ran 1.0-1.8x faster on 12 of 13
 #: such random shapes and equal on the 13th (H100, x cuBLAS FP32, scripts/gpu_s24d.sh:
@@ -189,15 +190,35 @@ def model_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = N
     return costmodel.best(M, N, K, dtype, precision, _limits(device), measured_efficiencies(device), strategies)
 
 
-def _model_tiles(M: int, N: int, K: int, dt: DType, precision: str, name: str) -> "tuple[str, ...] | None":
+def _model_tiles(M: int, N: int, K: int, dt: DType, precision: str, name: str, sms: int) -> "tuple[str, ...] | None":
     """The rungs the cost model chooses among, in mode "auto", where the heuristic's pick `name`
-    for a dtype outside MODEL_DTYPES is one it overrides (:data:`MODEL_TILES`), else None."""
+    for a dtype outside MODEL_DTYPES is one it overrides (:data:`MODEL_TILES`: an output under one
+    wave of 128 x 128 tiles on `sms` SMs, wider than costmodel.SKINNY_MAX both ways), else None."""
     rule = MODEL_TILES.get(str(dt))
     if rule is None or name not in rule[0] or min(M, N) <= costmodel.SKINNY_MAX:
+        return None
+    if cdiv(M, 128) * cdiv(N, 128) >= sms:
         return None
     if "tf32x3" not in modes_for(precision, dt, K):
         return None
     return rule[1]
+
+
+def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
+                 needed: "frozenset[str]") -> tuple[str, dict]:
+    """(strategy, params) `auto` runs for a call whose first pick lacks a feature the call needs
+    (`needed`: batches, an epilogue, other layouts or out_dtype, execute.extras_needed), computing
+    in `mode`: :func:`tiled_matmul.heuristic.plain_pick` (the cp.async rungs' pick), or where
+    :data:`MODEL_TILES` hands that pick to the cost model (dispatch mode "auto"), the model's
+    fastest among those of its rungs whose configs take every feature in `needed`."""
+    dt = as_dtype(dtype)
+    name, params = plain_pick(M, N, K, dt, _sm_count(device), mode)
+    among = _model_tiles(M, N, K, dt, mode, name, _sm_count(device)) if _mode == "auto" else None
+    among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
+    if among:
+        best = model_choice(M, N, K, dt, device, mode, among)
+        return best.strategy, _own_params(best)
+    return name, dict(params or {})
 
 
 def _limits(device: Any) -> DeviceLimits:
@@ -262,7 +283,7 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
                                  wgmma=hopper, dmma=hopper)
         source = "heuristic"
-        among = _model_tiles(M, N, K, dt, precision, name) if _mode == "auto" else None
+        among = _model_tiles(M, N, K, dt, precision, name, _sm_count(device)) if _mode == "auto" else None
         if among is not None:
             best = model_choice(M, N, K, dt, device, precision, among)
             name, params, source = best.strategy, _own_params(best), "model"

@@ -40,7 +40,6 @@ from .device import device_limits, gpu_available
 from .dtypes import DType
 from .epilogue import ACTIVATIONS, ARRAY_CTYPES, ExLaunch, ExSpec, UserArray, check_array_name, check_expression
 from . import dispatch, tunedb
-from .heuristic import plain_pick
 from .operands import Operand, describe
 from .precision import get_precision
 from .registry import get as strategy_entry
@@ -448,17 +447,16 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             kern = resolve_kernel(shape_m, N, K, dt, device)
         # A rung without the batch, epilogue, layout or out_dtype hooks this call needs (Config.EXTRAS:
         # wgmma_tma has none, wgmma_tma_tf32 the epilogue) picked for it: `auto`'s cp.async rung for the
-        # dtype and mode instead. Layouts a rung declares (Config.LAYOUTS) it reads through its own
+        # dtype and mode instead (dispatch.plain_choice). Layouts a rung declares (Config.LAYOUTS) it reads through its own
         # arguments. An explicitly named strategy (a fixed resolver) is kept, and raises below,
         # naming what its template lacks.
         plain = is_plain(la, K) and is_plain(lb, N) or (la.col, lb.col) in kern.config.layouts()
         # So does a config that would copy an operand its strategy reads in place (dmma's pairs
         # layout reads row-major operands only: DmmaConfig.layouts).
         copies_own = not plain and (la.col, lb.col) in type(kern.config).LAYOUTS
-        if (not getattr(resolve_kernel, "fixed", False)
-                and (copies_own
-                     or extras_needed(count, g is not None, p.out_dtype is not None, plain) - kern.config.extras())):
-            name, params = plain_pick(shape_m, N, K, dt, device_limits(device).sm_count, kern.config.precision)
+        needed = extras_needed(count, g is not None, p.out_dtype is not None, plain)
+        if not getattr(resolve_kernel, "fixed", False) and (copies_own or needed - kern.config.extras()):
+            name, params = dispatch.plain_choice(shape_m, N, K, dt, device, kern.config.precision, needed)
             kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern
 
