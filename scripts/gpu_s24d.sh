@@ -1,0 +1,20 @@
+#!/bin/bash
+# twenty-fourth session: float32 random sweeps (seeds 24 and 25, from 1 and from 256) with auto's
+# fallback as shipped (the hand heuristic for float32) and with the cost model
+# (TILED_MATMUL_DISPATCH=model), each in its own process with its own cuBLAS rows.
+#   bash scripts/gpu_s24d.sh
+set -u
+cd "$(dirname "$0")/.."
+export PYTHONPATH=.
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+for lo in 256 1; do
+    for seed in 24 25; do
+        for mode in auto model; do
+            start=$(date +%s)
+            TILED_MATMUL_DISPATCH=$mode timeout 100 python3 benchmarks/random_shapes.py --count 24 --seed $seed --lo $lo \
+                --dtypes float32 --max-gflop 200 --rounds 3 --out "$OUT/f32_${mode}_${seed}_$lo" \
+                > "$OUT/f32_${mode}_${seed}_$lo.txt" 2>&1
+            echo "seed $seed lo $lo $mode rc $? $(( $(date +%s) - start )) s: $(grep -i geometric "$OUT/f32_${mode}_${seed}_$lo.txt")"
+        done
+    done
+done
