@@ -6,12 +6,12 @@ the dispatch mode (:func:`get_mode`): ``"heuristic"``, :func:`tiled_matmul.heuri
 ``"model"``, the cost model's fastest candidate (:func:`tiled_matmul.costmodel.rank`, with the
 efficiencies the tuner measured, :func:`measured_efficiencies`); ``"auto"`` (the default), the
 model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others, except where
-:data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles). The mode is
-``TILED_MATMUL_DISPATCH`` (read at import) or what :func:`set_mode` set. Both answer for a
-precision request (:mod:`tiled_matmul.precision`):
-entries and picks are kept to the modes the request allows for the shape (for "auto", tf32x3
-and ieee from K = TF32X3_MIN_K, ieee below). Choices are cached in-process per (device, bucket) for database entries and per exact
-shape for the heuristic's picks, and, through :func:`for_shape`, what is built from them per
+:data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles).
+The mode is ``TILED_MATMUL_DISPATCH`` (read at import) or what :func:`set_mode` set. Both answer
+for a precision request (:mod:`tiled_matmul.precision`): entries and picks are kept to the modes
+the request allows for the shape (for "auto", tf32x3 and ieee from K = TF32X3_MIN_K, ieee below).
+Choices are cached in-process per (device, bucket) for database entries and per exact shape for
+the fallback's picks, and, through :func:`for_shape`, what is built from them per
 exact shape, so after the first call of a shape the dispatch is one dict lookup. Saving to a
 database in this process (:func:`tiled_matmul.tunedb.save_entries`) invalidates both caches;
 call :func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing a file from outside.
@@ -126,13 +126,14 @@ MODES = ("auto", "heuristic", "model")
 MODEL_DTYPES: tuple[str, ...] = ("float64",)
 #: per dtype outside MODEL_DTYPES: the heuristic's picks that the cost model replaces in mode
 #: "auto", and the rungs it chooses among instead, for outputs under one wave of 128 x 128 tiles
-#: and wider than costmodel.SKINNY_MAX both ways, under a request that allows tf32x3. float32's heuristic gives outputs under a wave of
-#: 128 x 128 tiles wgmma's 64-row tiles or wgmma_split_k's 64 x 64 one; the model's pick among
-#: the three wgmma rungs (128-row tiles, TMA, other slice counts) ran 1.0-1.8x faster on 12 of 13
-#: such random shapes and equal on the 13th (H100, x cuBLAS FP32, scripts/gpu_s24d.sh:
-#: 1011x1381x2795 0.75 -> 1.37, 816x1430x1223 0.75 -> 1.11, 347x891x1370 0.75 -> 0.91,
-#: 704x742x4019 0.82 -> 1.08). Elsewhere the model lost to the heuristic on float32 (its TMA
-#: picks from 0.7 of a wave, skinny and tiny shapes), so it stays out of those.
+#: and wider than costmodel.SKINNY_MAX both ways, under a request that allows tf32x3. There
+#: float32's heuristic gives wgmma's 64-row tiles or wgmma_split_k's 64 x 64 one; the model's pick
+#: among the three wgmma rungs (128-row tiles, TMA, other slice counts) ran at 1.03 and 1.09x
+#: cuBLAS FP32 where the heuristic's ran at 0.86 and 0.97 (geometric means, H100, 102 random
+#: shapes no study had used: scripts/gpu_s24e.sh; 599x361x689 0.19 -> 1.08, 727x717x7276
+#: 0.58 -> 0.99; 5 of the 102 lost more than 5%). Elsewhere the model
+#: lost to the heuristic on float32 (its TMA picks from 0.7 of a wave, skinny and tiny shapes:
+#: scripts/gpu_s24d.sh) and on float16 and bfloat16 everywhere (scripts/gpu_s24h.sh).
 MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "float32": (("wgmma", "wgmma_split_k"), ("wgmma", "wgmma_split_k", "wgmma_tma_tf32")),
 }

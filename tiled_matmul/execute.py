@@ -445,7 +445,8 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         if count > 1 and bm and -(-m // bm) * bm > 1.25 * m:
             shape_m = m
             kern = resolve_kernel(shape_m, N, K, dt, device)
-        elif count > 1 and bm and getattr(kern.config, "split_k", 1) > 1 and -(-m // bm) * count > -(-shape_m // bm):
+        elif (count > 1 and bm and getattr(kern.config, "split_k", 1) > 1
+              and -(-m // bm) * count > -(-shape_m // bm)):
             # ... and a split-K pick's slices are planned for the stack's tiles: where each matrix
             # ends in a partial tile the batch has more (704 x 742 x 4019 twice: 12 tiles of 128
             # rows, not 11; in 2 slices 144 blocks on 132 SMs, 0.69x cuBLAS). Then the pick is made
@@ -454,9 +455,9 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             kern = resolve_kernel(shape_m, N, K, dt, device)
         # A rung without the batch, epilogue, layout or out_dtype hooks this call needs (Config.EXTRAS:
         # wgmma_tma has none, wgmma_tma_tf32 the epilogue) picked for it: `auto`'s cp.async rung for the
-        # dtype and mode instead (dispatch.plain_choice). Layouts a rung declares (Config.LAYOUTS) it reads through its own
-        # arguments. An explicitly named strategy (a fixed resolver) is kept, and raises below,
-        # naming what its template lacks.
+        # dtype and mode instead (dispatch.plain_choice). Layouts a rung declares (Config.LAYOUTS) it
+        # reads through its own arguments. An explicitly named strategy (a fixed resolver) is kept,
+        # and raises below, naming what its template lacks.
         plain = is_plain(la, K) and is_plain(lb, N) or (la.col, lb.col) in kern.config.layouts()
         # So does a config that would copy an operand its strategy reads in place (dmma's pairs
         # layout reads row-major operands only: DmmaConfig.layouts).
