@@ -30,7 +30,7 @@ from . import costmodel, registry, tunedb
 from .configs import cdiv
 from .device import DeviceLimits, device_limits
 from .dtypes import DType, as_dtype
-from .heuristic import plain_pick, recommend
+from .heuristic import GEMV_MAX, plain_pick, recommend
 from .precision import modes_for
 from .tunedb import TuneDBWarning, bucket, device_id, entries_for, read_db
 
@@ -126,12 +126,14 @@ MODES = ("auto", "heuristic", "model")
 MODEL_DTYPES: tuple[str, ...] = ("float64",)
 #: per dtype outside MODEL_DTYPES: the heuristic's picks that the cost model replaces in mode
 #: "auto", and the rungs it chooses among instead, for outputs under one wave of 128 x 128 tiles
-#: and wider than costmodel.SKINNY_MAX both ways, under a request that allows tf32x3. There
+#: and wider than heuristic.GEMV_MAX both ways, under a request that allows tf32x3. There
 #: float32's heuristic gives wgmma's 64-row tiles or wgmma_split_k's 64 x 64 one; the model's pick
 #: among the three wgmma rungs (128-row tiles, TMA, other slice counts) ran at 1.03 and 1.09x
 #: cuBLAS FP32 where the heuristic's ran at 0.86 and 0.97 (geometric means, H100, 102 random
-#: shapes no study had used: scripts/gpu_s24e.sh; 599x361x689 0.19 -> 1.08, 727x717x7276
-#: 0.58 -> 0.99; 5 of the 102 lost more than 5%). Elsewhere the model
+#: shapes no study had used, M and N over 64: scripts/gpu_s24e.sh; 599x361x689 0.19 -> 1.08,
+#: 727x717x7276 0.58 -> 0.99; 5 of the 102 lost more than 5%), and at 1.18x against 1.10 on 47
+#: with 9 <= min(M, N) <= 64 (scripts/gpu_s24j.sh; 22x9393x9661 0.58 -> 1.09; 2 lost more than
+#: 5%, 13126x15x760 1.04 -> 0.93). Elsewhere the model
 #: lost to the heuristic on float32 (its TMA picks from 0.7 of a wave, skinny and tiny shapes:
 #: scripts/gpu_s24d.sh) and on float16 and bfloat16 everywhere (scripts/gpu_s24h.sh).
 MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -194,9 +196,9 @@ def model_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = N
 def _model_tiles(M: int, N: int, K: int, dt: DType, precision: str, name: str, sms: int) -> "tuple[str, ...] | None":
     """The rungs the cost model chooses among, in mode "auto", where the heuristic's pick `name`
     for a dtype outside MODEL_DTYPES is one it overrides (:data:`MODEL_TILES`: an output under one
-    wave of 128 x 128 tiles on `sms` SMs, wider than costmodel.SKINNY_MAX both ways), else None."""
+    wave of 128 x 128 tiles on `sms` SMs, wider than heuristic.GEMV_MAX both ways), else None."""
     rule = MODEL_TILES.get(str(dt))
-    if rule is None or name not in rule[0] or min(M, N) <= costmodel.SKINNY_MAX:
+    if rule is None or name not in rule[0] or min(M, N) <= GEMV_MAX:
         return None
     if cdiv(M, 128) * cdiv(N, 128) >= sms:
         return None
