@@ -2,7 +2,7 @@
 pick and the cost model's (among the three wgmma rungs) timed beside cuBLAS FP32 (twenty-fourth
 session; shapes that no study used to set the rule).
 
-    PYTHONPATH=. python3 scripts/variants_s24/probe_f32_tiles.py SEED [SEED ...] [--lo 256] [--count 24]
+    PYTHONPATH=. python3 scripts/variants_s24/probe_f32_tiles.py SEED [SEED ...] [--lo 256] [--count 24] [--skinny]
 
 Shapes: benchmarks/random_shapes.py's draw for each seed, kept where the rule applies. Each product
 is checked first (tm.check, NaN-poisoned output, against the float64 product); timings alternate in
@@ -33,6 +33,9 @@ def main() -> None:
     ap.add_argument("seeds", nargs="+", type=int)
     ap.add_argument("--lo", type=int, default=256)
     ap.add_argument("--count", type=int, default=24)
+    ap.add_argument("--skinny", action="store_true",
+                    help="instead: outputs with 9 <= min(M, N) <= 64 (which the rule leaves to the heuristic) "
+                         "where the heuristic gives a MODEL_TILES rung, the model's pick among the rule's rungs")
     args = ap.parse_args()
     flush = L2Flusher()
     rng = cupy.random.default_rng(26)
@@ -41,9 +44,14 @@ def main() -> None:
     for seed in args.seeds:
         for M, N, K in draw_shapes(args.count, seed, 200.0, lo=args.lo):
             h = recommend(M, N, K, "float32")
-            among = dispatch._model_tiles(M, N, K, dt, "auto", h[0], dispatch._sm_count(None))
-            if among is None:
-                continue
+            if args.skinny:
+                overridden, among = dispatch.MODEL_TILES["float32"]
+                if not (9 <= min(M, N) <= 64 and K >= 128 and h[0] in overridden):
+                    continue
+            else:
+                among = dispatch._model_tiles(M, N, K, dt, "auto", h[0], dispatch._sm_count(None))
+                if among is None:
+                    continue
             p = dispatch.model_choice(M, N, K, "float32", None, "auto", among)
             m = (p.strategy, dispatch._own_params(p))
             a = rng.uniform(-1, 1, (M, K), dtype=cupy.float32)
