@@ -137,6 +137,23 @@ def test_plain_choice_keeps_the_model_tiles_rule_to_rungs_that_take_the_call(nee
     assert dispatch.plain_choice(*mid, "float32", None, "ieee", needed) == plain_pick(*mid, "float32", 132, "ieee")
 
 
+def test_plain_choice_is_cached_per_shape(monkeypatch):
+    """The call that needs plain_choice runs it every time: the model's ranking runs once per shape
+    (until clear_cache)."""
+    calls = []
+    real = dispatch.model_choice
+    monkeypatch.setattr(dispatch, "model_choice", lambda *a, **k: calls.append(a) or real(*a, **k))
+    dispatch.clear_cache()
+    first = dispatch.plain_choice(1011, 1381, 2795, "float32", None, "tf32x3", frozenset({"batch"}))
+    assert dispatch.plain_choice(1011, 1381, 2795, "float32", None, "tf32x3", frozenset({"batch"})) == first
+    assert len(calls) == 1
+    dispatch.plain_choice(1011, 1381, 2795, "float32", None, "tf32x3", frozenset({"layouts"}))  # another key
+    assert len(calls) == 2
+    dispatch.clear_cache()
+    assert dispatch.plain_choice(1011, 1381, 2795, "float32", None, "tf32x3", frozenset({"batch"})) == first
+    assert len(calls) == 3
+
+
 def test_precision_request_filters_db_entries(no_shipped, fresh_tunedb):
     """An "auto" entry on the tensor cores serves "auto" and "tf32x3" asks for it by its own key;
     "ieee" never takes it; below TF32X3_MIN_K "auto" does not either."""

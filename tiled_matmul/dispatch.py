@@ -213,15 +213,26 @@ def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
     (`needed`: batches, an epilogue, other layouts or out_dtype, execute.extras_needed), computing
     in `mode`: :func:`tiled_matmul.heuristic.plain_pick` (the cp.async rungs' pick), or where
     :data:`MODEL_TILES` hands that pick to the cost model (dispatch mode "auto"), the model's
-    fastest among those of its rungs whose configs take every feature in `needed`."""
+    fastest among those of its rungs whose configs take every feature in `needed`. Cached per
+    shape with :func:`choose`'s picks (the model's ranking costs ~0.2 ms; the call that needs this
+    runs every time)."""
+    if tunedb.generation != _seen_generation:
+        clear_cache()
     dt = as_dtype(dtype)
-    name, params = plain_pick(M, N, K, dt, _sm_count(device), mode)
-    among = _model_tiles(M, N, K, dt, mode, name, _sm_count(device)) if _mode == "auto" else None
-    among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
-    if among:
-        best = model_choice(M, N, K, dt, device, mode, among)
-        return best.strategy, _own_params(best)
-    return name, dict(params or {})
+    key = ("plain", device_id(device), str(dt), mode, frozenset(needed), M, N, K)
+    hit = _choices.get(key)
+    if hit is None:
+        name, params = plain_pick(M, N, K, dt, _sm_count(device), mode)
+        source = "heuristic"
+        among = _model_tiles(M, N, K, dt, mode, name, _sm_count(device)) if _mode == "auto" else None
+        among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
+        if among:
+            best = model_choice(M, N, K, dt, device, mode, among)
+            name, params, source = best.strategy, _own_params(best), "model"
+        if len(_choices) >= _MAX_SHAPES:
+            _choices.clear()
+        hit = _choices[key] = Choice(name, dict(params or {}), source)
+    return hit.strategy, dict(hit.params)
 
 
 def _limits(device: Any) -> DeviceLimits:
