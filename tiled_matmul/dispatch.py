@@ -133,9 +133,9 @@ MODEL_DTYPES: tuple[str, ...] = ("float64",)
 #: shapes no study had used, M and N over 64: scripts/gpu_s24e.sh; 599x361x689 0.19 -> 1.08,
 #: 727x717x7276 0.58 -> 0.99; 5 of the 102 lost more than 5%), and at 1.18x against 1.10 on 47
 #: with 9 <= min(M, N) <= 64 (scripts/gpu_s24j.sh; 22x9393x9661 0.58 -> 1.09; 2 lost more than
-#: 5%, 13126x15x760 1.04 -> 0.93). Elsewhere the model
-#: lost to the heuristic on float32 (its TMA picks from 0.7 of a wave, skinny and tiny shapes:
-#: scripts/gpu_s24d.sh) and on float16 and bfloat16 everywhere (scripts/gpu_s24h.sh).
+#: 5%, 13126x15x760 1.04 -> 0.93). Elsewhere the model lost to the heuristic on float32 (its TMA
+#: picks from 0.7 of a wave, skinny and tiny shapes: scripts/gpu_s24d.sh) and on float16 and
+#: bfloat16 everywhere (scripts/gpu_s24h.sh).
 MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "float32": (("wgmma", "wgmma_split_k"), ("wgmma", "wgmma_split_k", "wgmma_tma_tf32")),
 }
@@ -198,13 +198,23 @@ def _model_tiles(M: int, N: int, K: int, dt: DType, precision: str, name: str, s
     for a dtype outside MODEL_DTYPES is one it overrides (:data:`MODEL_TILES`: an output under one
     wave of 128 x 128 tiles on `sms` SMs, wider than heuristic.GEMV_MAX both ways), else None."""
     rule = MODEL_TILES.get(str(dt))
-    if rule is None or name not in rule[0] or min(M, N) <= GEMV_MAX:
+    if _mode != "auto" or rule is None or name not in rule[0] or min(M, N) <= GEMV_MAX:
         return None
     if cdiv(M, 128) * cdiv(N, 128) >= sms:
         return None
     if "tf32x3" not in modes_for(precision, dt, K):
         return None
     return rule[1]
+
+
+def _model_override(M: int, N: int, K: int, dt: DType, device: Any, precision: str, name: str,
+                    needed: "frozenset[str]" = frozenset()) -> "costmodel.Prediction | None":
+    """The cost model's pick that replaces the heuristic's pick `name` where :data:`MODEL_TILES`
+    applies (:func:`_model_tiles`), among its rungs whose configs take every feature in `needed`;
+    None where the heuristic's pick stands."""
+    among = _model_tiles(M, N, K, dt, precision, name, _sm_count(device))
+    among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
+    return model_choice(M, N, K, dt, device, precision, among) if among else None
 
 
 def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
@@ -224,10 +234,8 @@ def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
     if hit is None:
         name, params = plain_pick(M, N, K, dt, _sm_count(device), mode)
         source = "heuristic"
-        among = _model_tiles(M, N, K, dt, mode, name, _sm_count(device)) if _mode == "auto" else None
-        among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
-        if among:
-            best = model_choice(M, N, K, dt, device, mode, among)
+        best = _model_override(M, N, K, dt, device, mode, name, frozenset(needed))
+        if best is not None:
             name, params, source = best.strategy, _own_params(best), "model"
         if len(_choices) >= _MAX_SHAPES:
             _choices.clear()
@@ -297,9 +305,8 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
                                  wgmma=hopper, dmma=hopper)
         source = "heuristic"
-        among = _model_tiles(M, N, K, dt, precision, name, _sm_count(device)) if _mode == "auto" else None
-        if among is not None:
-            best = model_choice(M, N, K, dt, device, precision, among)
+        best = _model_override(M, N, K, dt, device, precision, name)
+        if best is not None:
             name, params, source = best.strategy, _own_params(best), "model"
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
