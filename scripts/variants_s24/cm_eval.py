@@ -24,9 +24,15 @@ import collections
 import json
 import math
 import re
+import sys
 from pathlib import Path
 
 from tiled_matmul import costmodel, dispatch, registry
+
+_SCRIPTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(_SCRIPTS / "variants_s22"), str(_SCRIPTS / "variants_s23")]
+import probe_pairs  # noqa: E402 (session22's dmma columns)
+import probe_tail_pairs  # noqa: E402 (session23's dmma and dmma_tail columns)
 
 ROOT = Path(__file__).resolve().parents[2]
 RES = ROOT / "benchmarks/results/h100"
@@ -96,13 +102,9 @@ def load_s23f(name: str) -> dict:
     return out
 
 
-_S23A_COLS = {"128x128 P": ("dmma", dict(bm=128, bn=128, wm=32, wn=64, pairs=1)),
-              "128x64 P": ("dmma", dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2, pairs=1)),
-              "64x64 P": ("dmma", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1)),
-              "T 128x128": ("dmma_tail", {}),
-              "T 128x128 P": ("dmma_tail", dict(bm=128, bn=128, wm=32, wn=64, pairs=1)),
-              "T 128x64 P": ("dmma_tail", dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2, pairs=1)),
-              "T 64x64 P": ("dmma_tail", dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1))}
+# the probes' own column tables (the columns of their printed tables, in order)
+_S23A_COLS = {**{k: ("dmma", v) for k, v in probe_tail_pairs.DMMA.items()},
+              **{k: ("dmma_tail", v) for k, v in probe_tail_pairs.TAIL.items()}}
 
 
 def load_s23a(name: str) -> dict:
@@ -124,19 +126,7 @@ def load_s23a(name: str) -> dict:
     return out
 
 
-_S22_T128 = dict(bm=128, bn=128, wm=32, wn=64)
-_S22_T64 = dict(bm=128, bn=64, wm=64, wn=32, min_blocks=2)
-_S22_COLS = {
-    "128x128": _S22_T128, "128x128 P": {**_S22_T128, "pairs": 1}, "128x128 s4 P": {**_S22_T128, "stages": 4, "pairs": 1},
-    "128x64": _S22_T64, "128x64 P": {**_S22_T64, "pairs": 1}, "128x64 s4 P": {**_S22_T64, "stages": 4, "pairs": 1},
-    "128x64x32": dict(bm=128, bn=64, bk=32, wm=32, wn=32), "128x64x32 P": dict(bm=128, bn=64, bk=32, wm=32, wn=32, pairs=1),
-    "64x64": dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2),
-    "64x64 P": dict(bm=64, bn=64, bk=16, wm=32, wn=16, stages=4, min_blocks=2, pairs=1),
-    "32x32": dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2),
-    "32x32 P": dict(bm=32, bn=32, bk=32, wm=16, wn=16, stages=5, min_blocks=2, pairs=1),
-    "32x64": dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=4),
-    "32x64 mb3 P": dict(bm=32, bn=64, bk=16, wm=16, wn=32, stages=4, min_blocks=3, pairs=1),
-}
+_S22_COLS = {**probe_pairs.CANDS, **probe_pairs.SMALL}
 
 
 def load_s22(names: list[str]) -> dict:
