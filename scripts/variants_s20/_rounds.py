@@ -24,3 +24,16 @@ def timed_with_copy(fns: dict, nbytes: int, rounds: int, flush) -> tuple[dict, d
 def pct_of_copy(nbytes: int, ms: float, copy_ms: float) -> float:
     """The product's bytes per time as % of the copy's rate (its reads and writes counted)."""
     return 100 * (nbytes / ms) / (2 * nbytes / copy_ms)
+
+
+def print_rows(shape: tuple, fns, res: dict, med: dict, nbytes: int, base: str = "cublas",
+               extra: "dict | None" = None) -> None:
+    """One markdown row per name of `fns` from timed_with_copy's (res, med): the product, the name,
+    its median ms, the median of the rounds' ratios of `base` to it, its % of the copy's rate, and
+    where `extra` is given one more cell (extra[name], or empty)."""
+    M, N, K = shape
+    for k in fns:
+        ratio = statistics.median(b / t for b, t in zip(res[base], res[k]))
+        cell = "" if extra is None else f" {extra.get(k, '')} |"
+        print(f"| {M}×{N}×{K} | {k} | {med[k] * 1e3:.1f} | {ratio:.3f} | {pct_of_copy(nbytes, med[k], med['copy']):.1f} |{cell}",
+              flush=True)

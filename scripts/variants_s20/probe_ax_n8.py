@@ -6,7 +6,6 @@ device copy of the same bytes, 3 alternating rounds; `--ncu` runs each product o
 """
 import ctypes
 import os
-import statistics
 import sys
 
 import cupy
@@ -16,7 +15,7 @@ from tiled_matmul import matmul
 from tiled_matmul.launch import function_ptr, launch_with_args
 from tiled_matmul.timing import L2Flusher
 
-from _rounds import pct_of_copy, timed_with_copy
+from _rounds import print_rows, timed_with_copy
 from probe_bulk_gemv import tmap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -74,10 +73,7 @@ def main():
             continue
         nbytes = (M * K + K * N + M * N) * 4
         res, med = timed_with_copy(fns, nbytes, 3, flush)
-        for k in fns:
-            ratio = statistics.median(c / t for c, t in zip(res["cublas"], res[k]))
-            print(f"| {M}×{N}×{K} | {k} | {med[k] * 1e3:.1f} | {ratio:.3f} | {pct_of_copy(nbytes, med[k], med['copy']):.1f} |",
-                  flush=True)
+        print_rows((M, N, K), fns, res, med, nbytes)
 
 
 if __name__ == "__main__":

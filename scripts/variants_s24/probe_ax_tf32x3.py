@@ -8,7 +8,6 @@ Each variant is checked first (NaN-poisoned output): the largest per-element err
 |C - ref| / (|A|.|B|) against a float64 reference, beside cuBLAS's.
 """
 import os
-import statistics
 import sys
 
 import cupy
@@ -16,7 +15,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "variants_s20"))
-from _rounds import pct_of_copy, timed_with_copy  # noqa: E402
+from _rounds import print_rows, timed_with_copy  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
 from tiled_matmul.timing import L2Flusher  # noqa: E402
@@ -57,10 +56,7 @@ def main():
             errs[k] = per_element(out if k == "cublas" else c, a, b)
         nbytes = (M * K + K * N + M * N) * 4
         res, med = timed_with_copy(fns, nbytes, 3, flush)
-        for k in fns:
-            ratio = statistics.median(cb / t for cb, t in zip(res["cublas"], res[k]))
-            print(f"| {M}×{N}×{K} | {k} | {med[k] * 1e3:.1f} | {ratio:.3f} | {pct_of_copy(nbytes, med[k], med['copy']):.1f} "
-                  f"| {errs.get(k, float('nan')):.2e} |", flush=True)
+        print_rows((M, N, K), fns, res, med, nbytes, extra={k: f"{e:.2e}" for k, e in errs.items()})
     # the 16-bit MMA-fed A.x on the same bytes
     for M, N, K in ((8192, 8, 16384),):
         a = cupy.asarray(rs.uniform(-1, 1, (M, K)), dtype=cupy.float16)
@@ -68,10 +64,7 @@ def main():
         fns = {"auto f16": lambda: tm.matmul(a, b), "cublas f16": lambda: cupy.matmul(a, b)}
         nbytes = (M * K + K * N + M * N) * 2
         res, med = timed_with_copy(fns, nbytes, 3, flush)
-        for k in fns:
-            ratio = statistics.median(cb / t for cb, t in zip(res["cublas f16"], res[k]))
-            print(f"| {M}×{N}×{K} | {k} | {med[k] * 1e3:.1f} | {ratio:.3f} | {pct_of_copy(nbytes, med[k], med['copy']):.1f} | |",
-                  flush=True)
+        print_rows((M, N, K), fns, res, med, nbytes, base="cublas f16", extra={})
 
 
 if __name__ == "__main__":
