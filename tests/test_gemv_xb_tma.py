@@ -51,7 +51,7 @@ def test_geometry():
     (dict(bn=512), "8 .. 256 columns"),
     (dict(rk=72), "multiple of the 16 K lanes"),
     (dict(rk=512), "4 .. 256 rows"),
-    (dict(mt=3), "mt (3) must be 1, 2, 4 or 8"),
+    (dict(mt=3), "mt (3) must be 1, 2, 4, 8 or 16"),
     (dict(bn=48), "split evenly"),
     (dict(stages=1, mt=8, rk=16, bn=64), "K lanes' sums"),
     (dict(stages=16, rk=256, bn=128), "must fit the SM"),
@@ -120,7 +120,7 @@ def test_heuristic_sends_large_float32_xb_to_the_tma_ring(shape, params):
     (6, 4252, 5548),      # M > 4: a grid of 335 blocks, over XB_TMA_MAX_ROUNDS per SM (47.0 -> 53.1 us)
     (1, 8190, 8192),      # rows of B not whole 16-byte vectors (TMA would need a padded copy)
     (2, 8192, 8190),      # rows of A likewise
-    (9, 8192, 8192),      # not a GEMV shape
+    (33, 8192, 8192),     # over XB_TMA_CHUNK_MAX rows (9 to 32 go in chunks: test_gemv.py)
 ])
 def test_heuristic_keeps_the_rest_off_the_ring(shape):
     assert recommend(*shape, sms=132)[0] != "gemv_xb_tma"

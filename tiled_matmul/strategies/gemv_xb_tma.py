@@ -99,7 +99,7 @@ class GemvXbTmaConfig(SkinnyConfig):
     def rules(self, limits: DeviceLimits, dt: DType):
         yield self._min_blocks_rule(hi=4)
         yield (1 <= self.warps <= 16, f"warps ({self.warps}) must be between 1 and 16")
-        yield (self.mt in (1, 2, 4, 8), f"mt ({self.mt}) must be 1, 2, 4 or 8")
+        yield (self.mt in (1, 2, 4, 8, 16), f"mt ({self.mt}) must be 1, 2, 4, 8 or 16")
         vec = self.vec(dt)
         yield (self.bn % vec == 0 and 8 <= self.bn <= 256 and self.bn * dt.itemsize % 16 == 0,
                f"bn ({self.bn}) must be 8 .. 256 columns and a whole number of 16-byte vectors ({vec} elements)")
@@ -191,10 +191,12 @@ STRATEGY = Strategy.of(
     GemvXbTmaConfig,
     "24_gemv_xb_tma.cu.j2",
     "skinny x·B (small M) on sm_90a: B streamed in rk x bn boxes by TMA into a ring of stages, one producer warp and warps consumer warps; K split across blocks at launch",
-    # heuristic._XB_TMA and _XB_TMA_NARROW: 64-column blocks by rows of A, and 32-column ones
+    # heuristic._XB_TMA and _XB_TMA_NARROW: 64-column blocks by rows of A, and 32-column ones;
+    # 16-row chunks (heuristic._skinny_chunks) on 64 and 32 columns
     [
         dict(mt=1, rk=128, stages=6), dict(mt=2, rk=128, stages=6), dict(mt=4, rk=128, stages=6),
         dict(mt=1, bn=32, rk=128, stages=8), dict(mt=2, bn=32, rk=128, stages=8),
         dict(mt=4, bn=32, rk=128, stages=8), dict(mt=8, bn=32, rk=128),
+        dict(mt=16), dict(mt=16, bn=32, stages=8),
     ],
 )
