@@ -387,9 +387,43 @@ def test_heuristic_sends_skinny_shapes_to_the_gemv_rungs(shape, strategy, params
                                    (1, 2047, 127), (2000, 3, 127)])
 def test_heuristic_leaves_other_shapes_alone(shape):
     """Thin but not GEMV: the thin side over GEMV_MAX, or a stream under GEMV_MIN_STREAM elements
-    with K under GEMV_MIN_K (launch-bound: one tile block does as well)."""
-    assert recommend(*shape)[0] not in (*GEMV, "gemv_xb_tma")
+    with K under GEMV_MIN_K (launch-bound: one tile block does as well). float32 products a little
+    wider than GEMV_MAX go to the chunked GEMV rungs (below); float64 ones do not."""
+    if min(shape[:2]) <= heuristic.GEMV_MAX:
+        assert recommend(*shape)[0] not in (*GEMV, "gemv_xb_tma")
     assert recommend(*shape, dtype="float64")[0] not in GEMV
+
+
+@pytest.mark.parametrize(
+    "shape, strategy, params",
+    [
+        ((9, 8192, 8192), "gemv_xb_tma", {"mt": 16}),      # one chunk of 16 pads no more than two of 8
+        ((16, 4096, 1024), "gemv_xb_tma", {"mt": 16}),     # B of XB_TMA_MIN_STREAM_8 elements exactly
+        ((20, 6000, 3000), "gemv_xb_tma", {}),             # three chunks of 8 rows pad less than two of 16
+        ((32, 4096, 4096), "gemv_xb_tma", {"mt": 16}),
+        ((8192, 9, 8192), "gemv_ax", {"nt": 8, "rows": 4, "unroll": 1}),
+        ((13126, 15, 760), "gemv_ax", {"nt": 8, "rows": 4, "unroll": 1}),
+    ],
+)
+def test_heuristic_streams_slightly_wider_products_in_chunks(shape, strategy, params):
+    """float32 x·B with 9..XB_TMA_CHUNK_MAX rows and A·x with 9..AX_CHUNK_MAX columns streaming a
+    large operand: the GEMV rungs in chunks, each config valid, under any float32 request."""
+    for precision in ("auto", "ieee"):
+        assert recommend(*shape, precision=precision) == (strategy, params)
+    tm.STRATEGIES[strategy].make_config(**params).validate(H100_LIMITS, "float32")
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(33, 8192, 8192),    # over XB_TMA_CHUNK_MAX rows: the wgmma rungs were faster (48, 64 rows)
+     (8192, 17, 8192),    # over AX_CHUNK_MAX columns (20-32: the wgmma rungs were faster)
+     (16, 4096, 1020),    # B under XB_TMA_MIN_STREAM_8 elements
+     (17, 3287, 12617),   # rows of B not whole 16-byte vectors: TMA would need a padded copy
+     (4096, 12, 1000)],   # A under AX_CHUNK_MIN_STREAM elements
+)
+def test_heuristic_keeps_tiles_outside_the_chunk_rules(shape):
+    assert recommend(*shape)[0] not in (*GEMV, "gemv_xb_tma")
+    assert recommend(*shape, tma=False)[0] not in (*GEMV, "gemv_xb_tma")
 
 
 def test_auto_picks_per_shape_inside_one_bucket(fresh_tunedb, monkeypatch):

@@ -173,6 +173,26 @@ def test_split_launch_on_a_non_default_stream(name):
     assert tm.check(c, a, b).passed
 
 
+#: float32 products a little wider than GEMV_MAX that stream a large operand
+#: (heuristic._skinny_chunks): x·B in chunks of 8 or 16 rows, A·x in chunks of 8 columns
+@pytest.mark.parametrize("shape", [(9, 4096, 4096), (20, 6000, 3000), (32, 4096, 1028), (13, 2048, 2052),
+                                   (16384, 9, 4096), (13126, 15, 760), (5001, 16, 1003)])
+def test_auto_streams_slightly_wider_float32_products_in_chunks(shape, fresh_tunedb):
+    import cupy as cp
+
+    from tiled_matmul import dispatch
+
+    M, N, K = shape
+    choice = dispatch.choose(M, N, K, "float32")
+    assert choice.source == "heuristic" and choice.strategy == ("gemv_xb_tma" if M < N else "gemv_ax"), choice
+    gen = cp.random.default_rng(9)
+    a, b = _uniform(gen, M, K, np.float32), _uniform(gen, K, N, np.float32)
+    out = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=out)
+    report = tm.check(out, a, b)
+    assert report.passed, (shape, choice, report)
+
+
 #: large streams, and small ones with a K one tile would walk alone (heuristic.GEMV_MIN_K)
 @pytest.mark.parametrize("shape", [(1, 8192, 8192), (4, 4096, 4096), (8192, 1, 8192), (8192, 8, 4096),
                                    (4, 60, 655), (1, 4, 12791), (93, 1, 1397), (7, 33, 2001), (3, 5, 513),

@@ -222,6 +222,43 @@ def _xb_tma(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | N
     return "gemv_xb_tma", params
 
 
+#: float32 x·B products with GEMV_MAX < M <= XB_TMA_CHUNK_MAX rows whose B holds at least
+#: XB_TMA_MIN_STREAM_8 elements (rows whole 16-byte vectors) stream B through gemv_xb_tma in chunks
+#: of 8 or 16 rows (whichever pads M less, ties to 16), the chunks of a column block resident
+#: together so that B comes from DRAM about once. The wgmma rungs they went to spend a 64-row tile
+#: on them: on 11 such shapes (scripts/variants_s25/probe_skinny.py, H100, x cuBLAS FP32) auto's
+#: pick ran 0.80-1.47, gemv_xb_tma's chunks 0.96-1.95 (12x8192x8192 1.11 -> 1.77, 24x4096x16384
+#: 0.80 -> 1.10, 32x4096x4096 1.10 -> 1.25); at 48 and 64 rows the wgmma pick stayed faster
+#: (64x8192x8192: 1.13 against 0.84)
+XB_TMA_CHUNK_MAX = 32
+#: float32 A·x products with GEMV_MAX < N <= AX_CHUNK_MAX columns whose A holds at least
+#: AX_CHUNK_MIN_STREAM elements stream A through gemv_ax in chunks of 8 columns: on the H100
+#: (probe_skinny.py) 16384x9x4096 0.97 -> 1.29x cuBLAS FP32, 5000x12x6000 0.92 -> 1.04,
+#: 13126x15x760 0.92 -> 1.18, 8192x16x8192 0.91 -> 1.06; with 20-32 columns (3-4 chunks) the wgmma
+#: pick stayed faster (8192x32x4096: 0.98 against 0.61)
+AX_CHUNK_MAX = 16
+AX_CHUNK_MIN_STREAM = 2**22
+
+
+def _skinny_chunks(M: int, N: int, K: int, sms: int, tma: bool) -> "tuple[str, dict[str, int]] | None":
+    """The GEMV rung, run in chunks of rows (x·B, gemv_xb_tma; needs `tma`) or columns (A·x,
+    gemv_ax), for a float32 product a little wider than GEMV_MAX that streams a large operand
+    (XB_TMA_CHUNK_MAX, AX_CHUNK_MAX), else None.
+
+    >>> _skinny_chunks(12, 8192, 8192, 132, True), _skinny_chunks(24, 4096, 16384, 132, True)
+    (('gemv_xb_tma', {'mt': 16}), ('gemv_xb_tma', {}))
+    >>> _skinny_chunks(17, 3287, 12617, 132, True) is None   # rows of B not 16-byte vectors
+    True
+    >>> _skinny_chunks(8192, 16, 8192, 132, True)
+    ('gemv_ax', {'nt': 8, 'rows': 4, 'unroll': 1})
+    """
+    if GEMV_MAX < M <= XB_TMA_CHUNK_MAX and M < N and tma and N * K >= XB_TMA_MIN_STREAM_8 and N % 4 == 0 and K % 4 == 0:
+        return "gemv_xb_tma", ({} if cdiv(M, 8) * 8 < cdiv(M, 16) * 16 else dict(mt=16))
+    if GEMV_MAX < N <= AX_CHUNK_MAX and N < M and M * K >= AX_CHUNK_MIN_STREAM:
+        return "gemv_ax", dict(_AX[8])
+    return None
+
+
 def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     """The GEMV rung and params for a skinny shape, or None.
 
@@ -836,6 +873,12 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
         if gemv[0] == "gemv_xb" and wgmma and tma and not f64:  # (the 16-bit types: half_pick above)
             return _xb_tma(M, N, K, sms) or gemv
         return gemv
+    chunks = None if f64 else _skinny_chunks(M, N, K, sms, wgmma and tma)
+    if chunks is not None:
+        from . import registry  # the registry imports the strategies, which import the config bases
+
+        if chunks[0] in registry.STRATEGIES:
+            return chunks
     big_tiles = cdiv(M, 128) * cdiv(N, 128)
     if f64 and big_tiles >= sms:
         return ("dmma", dict(_DMMA)) if dmma else ("warp_tiled", {})
