@@ -381,10 +381,11 @@ def test_model_against_the_shipped_database():
     went to dmma_split_k's 32 x 64 tile, which runs there as one slice (no workspace of 16 x 512 MB
     fits the cap) at 1% under the row-major 64 x 64 dmma tile (gpu_s12k.sh). In the thirteenth,
     3001x2999x3007 went to dmma_tail (gpu_s13j.sh). In the twentieth, the float32 x·B decode buckets
-    (1x4096x16384, 1x8192x8192, 2x8192x8192, 8x8192x8192) went to gemv_xb_tma (gpu_s20b.sh). Over
+    (1x4096x16384, 1x8192x8192, 2x8192x8192, 8x8192x8192) went to gemv_xb_tma (gpu_s20b.sh), and in
+    the twenty-fifth 32x4096x4096 and 32x1024x32768 to its 16-row chunks (gpu_s25c.sh). Over
     the 17 float64 entries of rungs the first tuning timed (19 before those moves), the model's
     first pick is that rung on at least 14, more than the heuristic's (why float64 falls back to the
-    model by default); on float32, 14 of 15 (18 of 19 before the x·B buckets moved).
+    model by default); on float32, 12 of 13 (18 of 19 before the x·B buckets moved).
 
     wgmma_tma_tf32, dmma_split_k, dmma_tail and gemv_xb_tma came after that tuning: the picks compared are the model's
     fastest of the rungs it timed and the heuristic's without the TMA rungs (tma=False), over the
@@ -410,7 +411,7 @@ def test_model_against_the_shipped_database():
         h[1] += model == e["strategy"]
         h[2] += heuristic == e["strategy"]
     assert hits["float64"][0] == 17 and hits["float64"][1] >= 14 and hits["float64"][1] > hits["float64"][2]
-    assert hits["float32"][0] == 15 and hits["float32"][1] >= 14
+    assert hits["float32"][0] == 13 and hits["float32"][1] >= 12
 
 
 def test_model_mode_picks_the_models_fastest(no_shipped):
