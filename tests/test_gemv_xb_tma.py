@@ -15,7 +15,7 @@ from tiled_matmul.device import H100_LIMITS
 from tiled_matmul.dtypes import FLOAT32
 from tiled_matmul.heuristic import recommend
 from tiled_matmul.render import render
-from tiled_matmul.strategies.gemv_xb_tma import GemvXbTmaConfig, XbTmaLauncher
+from tiled_matmul.strategies.gemv_xb_tma import FoldedXbTmaLauncher, GemvXbTmaConfig, XbTmaLauncher
 
 ENTRY = tm.STRATEGIES["gemv_xb_tma"]
 
@@ -41,8 +41,9 @@ def test_geometry():
     # B once per row chunk; A's rows once per column block (rows past M are zero-filled, not read)
     assert cfg.global_reads(1, 8192, 8192) == (128 * 8192, 8192 * 8192)
     assert cfg.global_reads(9, 64, 100) == (9 * 100, 2 * 64 * 100)
-    # the ring (B's box and A's box per stage) and two mbarriers per stage
-    assert cfg.smem_bytes(FLOAT32) == 4 * (64 * 64 + 8 * 64) * 4 + 16 * 4
+    # the ring (B's box, its rows a vector longer for a folded B, and A's box per stage) and two
+    # mbarriers per stage
+    assert cfg.smem_bytes(FLOAT32) == 4 * (64 * (64 + 4) + 8 * 64) * 4 + 16 * 4
     assert cfg.k_lanes(FLOAT32) == 16  # 256 consumer threads over 16 vector lanes
 
 
@@ -72,7 +73,8 @@ def test_renders_one_kernel_and_its_reduce():
 
 
 def test_launcher_packs_maps_then_words():
-    """The kernel's parameters: two 64-byte-aligned 128-byte maps, C's address, M, N, K."""
+    """The kernel's parameters: two 64-byte-aligned 128-byte maps, C's address, M, N, K; the folded
+    kernel's then fold, A's address, its pitch and B's address."""
     launcher = XbTmaLauncher.__new__(XbTmaLauncher)  # packing needs no kernel
     amap, bmap = bytes(range(128)), bytes(range(128, 256))
     grid, params_ptr, keep = launcher.pack((5, 1, 3), amap, bmap, 0xDEADBEEF00, 7, 8, 9)
@@ -83,6 +85,13 @@ def test_launcher_packs_maps_then_words():
     assert ctypes.string_at(base, 128) == amap and ctypes.string_at(base + 128, 128) == bmap
     assert ctypes.c_uint64.from_address(base + 256).value == 0xDEADBEEF00
     assert list((ctypes.c_int32 * 3).from_address(base + 264)) == [7, 8, 9]
+    folded = FoldedXbTmaLauncher.__new__(FoldedXbTmaLauncher)
+    _, _, (raw, params) = folded.pack((5, 1, 3), amap, bmap, 0xDEADBEEF00, 7, 8, 9, 4, 0xA000, 12, 0xB000)
+    base = params[0]
+    assert [params[i] - base for i in range(len(FoldedXbTmaLauncher.OFFSETS))] == list(FoldedXbTmaLauncher.OFFSETS)
+    assert list((ctypes.c_int32 * 4).from_address(base + 264)) == [7, 8, 9, 4]
+    assert ctypes.c_uint64.from_address(base + 280).value == 0xA000 and ctypes.c_int32.from_address(base + 288).value == 12
+    assert ctypes.c_uint64.from_address(base + 296).value == 0xB000
 
 
 def test_tensor_map_arguments_have_no_swizzle():
@@ -118,8 +127,8 @@ def test_heuristic_sends_large_float32_xb_to_the_tma_ring(shape, params):
     (4, 8192, 4096),      # M <= 4: B under XB_TMA_MIN_STREAM
     (8, 1024, 2048),      # M > 4: B under XB_TMA_MIN_STREAM_8
     (6, 4252, 5548),      # M > 4: a grid of 335 blocks, over XB_TMA_MAX_ROUNDS per SM (47.0 -> 53.1 us)
-    (1, 8190, 8192),      # rows of B not whole 16-byte vectors (TMA would need a padded copy)
-    (2, 8192, 8190),      # rows of A likewise
+    (8, 1022, 8192),      # rows of B not whole 16-byte vectors, N under XB_TMA_RAGGED_MIN_N
+    (6, 1000, 8190),      # rows of A likewise
     (33, 8192, 8192),     # over XB_TMA_CHUNK_MAX rows (9 to 32 go in chunks: test_gemv.py)
 ])
 def test_heuristic_keeps_the_rest_off_the_ring(shape):
@@ -140,3 +149,16 @@ def test_shipped_database_sends_the_suites_xb_rows_to_it(fresh_tunedb):
         assert found is not None and found[0] == "shipped-db", shape
         assert found[1]["strategy"] == "gemv_xb_tma", shape
         assert found[1]["median_ms"] < found[1]["cublas_ms"], shape
+
+
+@pytest.mark.parametrize("N, K, ptr, ldb, fold", [
+    (4096, 4096, 0x10000, 4096, 1),     # rows of whole 16-byte vectors: B as it is
+    (4097, 4096, 0x10000, 4097, 4),     # odd N: four rows make a multiple of 16 bytes
+    (4094, 4096, 0x10000, 4094, 2),     # N = 2 mod 4: two rows do
+    (4097, 3, 0x10000, 4097, 0),        # fewer rows than a fold: copied into padded rows
+    (4097, 4096, 0x10004, 4097, 0),     # an unaligned base: copied
+    (4097, 4096, 0x10000, 4099, 0),     # rows not contiguous (and not 16-byte pitches): copied
+    (33, 4096, 0x10000, 33, 0),         # narrower than a box (bn = 64): copied
+])
+def test_fold_reads_b_in_rows_of_several(N, K, ptr, ldb, fold):
+    assert GemvXbTmaConfig().fold(FLOAT32, K, N, ptr, ldb) == fold

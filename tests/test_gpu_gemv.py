@@ -13,6 +13,7 @@ import pytest
 
 import tiled_matmul as tm
 from tiled_matmul.device import device_limits
+from tiled_matmul.dtypes import as_dtype
 
 from .conftest import poisoned
 
@@ -100,6 +101,60 @@ def test_unaligned_operands(name, dtype):
                 tm.matmul(a, b, strategy=name, out=out, **cfg.params())
                 report = tm.check(out, a, b)
                 assert report.passed, (name, cfg.params(), (M, N, K), which, report)
+
+
+#: x·B shapes whose rows of B are not 16-byte multiples (N % 4 != 0): gemv_xb_tma reads B folded,
+#: 2 or 4 rows to a row of its tensor map, the last K % fold rows from B's address (K = 3: fewer
+#: rows than a fold, so B is copied into padded rows instead); some split K
+FOLDED = [(1, 4097, 8191), (7, 1001, 129), (17, 3287, 1263), (3, 2050, 4099), (16, 999, 64), (2, 4094, 65534),
+          (5, 4095, 3)]
+
+
+@pytest.mark.parametrize("cfg", tm.STRATEGIES["gemv_xb_tma"].configs_for("float32"), ids=lambda c: c.tag())
+def test_gemv_xb_tma_reads_b_folded(cfg):
+    import cupy as cp
+
+    gen = cp.random.default_rng(17)
+    dt = as_dtype("float32")
+    folded = 0
+    for M, N, K in FOLDED:
+        a, b = _uniform(gen, M, K, np.float32), _uniform(gen, K, N, np.float32)
+        fold = cfg.fold(dt, K, N, b.data.ptr, N)
+        assert fold == (0 if K < 4 or N < cfg.bn else 4 // np.gcd(N, 4)), ((M, N, K), fold)
+        folded += fold > 1
+        out = poisoned((M, N), np.float32)
+        tm.matmul(a, b, strategy="gemv_xb_tma", out=out, **cfg.params())
+        report = tm.check(out, a, b)
+        assert report.passed, (cfg.params(), (M, N, K), fold, report)
+        c2 = tm.matmul(a, b, strategy="gemv_xb_tma", **cfg.params())
+        assert bool((out.view(np.int32) == c2.view(np.int32)).all()), (cfg.params(), (M, N, K))
+    assert folded >= 5
+
+
+def test_gemv_xb_tma_folded_b_propagates_nan_and_inf(rng):
+    """Inf and NaN in a folded B's last rows (read from its address), in x's last columns, and in
+    the columns just past a row's end (which a folded box reads as the next row's): as cupy.matmul."""
+    import cupy as cp
+
+    for M, N, K in [(7, 1001, 131), (17, 3287, 1263), (1, 4097, 8191)]:
+        a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
+        b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float32))
+        b[K - 1, N // 3] = np.inf          # a row past the last whole fold (K % 4 != 0 here)
+        b[K - 2, 0] = np.nan
+        b[K // 2, 0] = -np.inf             # column 0: what the box of the row before reads past N
+        a[M - 1, K - 1] = np.inf           # x's last column: meets the rows read from B's address
+        a[0, K // 2 + 1] = 0.0
+        b[K // 2 + 1, N - 1] = np.inf      # 0 * Inf: NaN in row 0, column N - 1
+        ref = cp.matmul(a, b)
+        for cfg in tm.STRATEGIES["gemv_xb_tma"].configs_for("float32"):
+            out = poisoned((M, N), np.float32)
+            tm.matmul(a, b, strategy="gemv_xb_tma", out=out, **cfg.params())
+            assert cp.array_equal(cp.isnan(out), cp.isnan(ref)), (cfg.params(), (M, N, K))
+            assert cp.array_equal(cp.isposinf(out), cp.isposinf(ref)), (cfg.params(), (M, N, K))
+            assert cp.array_equal(cp.isneginf(out), cp.isneginf(ref)), (cfg.params(), (M, N, K))
+            fin = cp.isfinite(ref)
+            assert cp.allclose(out[fin], ref[fin], rtol=1e-4, atol=1e-4)
+        assert int(cp.isnan(ref).sum()) > 0 and int(cp.isinf(ref).sum()) > 0
 
 
 DETERMINISM = {"gemv_xb": [(1, 8192, 8192), (3, 1000, 65536), (8, 4096, 1000), (1, 1000, 65536)],

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import statistics
-import sys
 
 import cupy
 import numpy as np
@@ -24,8 +21,7 @@ import tiled_matmul as tm
 from tiled_matmul import dispatch, heuristic
 from tiled_matmul.timing import L2Flusher
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-from _rounds import pct_of_copy, timed_with_copy  # noqa: E402
+from _pair import choose_patched, print_means, time_pair  # noqa: E402
 
 
 def draw(rs: np.random.Generator, count: int) -> list[tuple[int, int, int]]:
@@ -44,15 +40,8 @@ def draw(rs: np.random.Generator, count: int) -> list[tuple[int, int, int]]:
 
 
 def pick(M: int, N: int, K: int, precision: str, rule: bool) -> dispatch.Choice:
-    saved = heuristic._skinny_chunks
-    if not rule:
-        heuristic._skinny_chunks = lambda *a: None
-    try:
-        dispatch.clear_cache()
-        return dispatch.choose(M, N, K, "float32", precision=precision)
-    finally:
-        heuristic._skinny_chunks = saved
-        dispatch.clear_cache()
+    return choose_patched(M, N, K, precision) if rule else choose_patched(M, N, K, precision,
+                                                                          _skinny_chunks=lambda *a: None)
 
 
 def main() -> None:
@@ -74,26 +63,15 @@ def main() -> None:
         b = cupy.asarray(rs.uniform(-1, 1, (K, N)), dtype=cupy.float32)
         c = cupy.empty((M, N), dtype=cupy.float32)
         picks = {"new": pick(M, N, K, precision, True), "old": pick(M, N, K, precision, False)}
-        fns = {"cublas": lambda: cupy.matmul(a, b)}
-        ok = True
-        for k, ch in picks.items():
-            fns[k] = lambda ch=ch: tm.matmul(a, b, out=c, strategy=ch.strategy, precision=precision, **ch.params)
-            c.fill(cupy.nan)
-            fns[k]()
-            ok &= tm.check(c, a, b).passed
-        nbytes = (M * K + K * N + M * N) * 4
-        res, med = timed_with_copy(fns, nbytes, 3, flush)
-        r = {k: statistics.median(x / t for x, t in zip(res["cublas"], res[k])) for k in ("new", "old")}
-        r_no = statistics.median(o / n for n, o in zip(res["new"], res["old"]))
+        calls = {k: (lambda ch=ch: tm.matmul(a, b, out=c, strategy=ch.strategy, precision=precision, **ch.params))
+                 for k, ch in picks.items()}
+        t = time_pair(a, b, c, calls, flush)
         for k in ("new", "old"):
-            logs.setdefault((precision, k), []).append(math.log(r[k]))
-        print(f"| {M}×{N}×{K} | {precision} | {med['cublas'] * 1e3:.1f} | {r['new']:.3f} | {r['old']:.3f} | {r_no:.3f} | "
-              f"{pct_of_copy(nbytes, med['new'], med['copy']):.1f} | {picks['new'].strategy} {picks['new'].params} | "
-              f"{picks['old'].strategy} {picks['old'].params} |{'' if ok else ' CHECK FAILED'}", flush=True)
-    for (precision, k), v in logs.items():
-        print(f"{precision} {k}: geometric mean x cuBLAS {math.exp(statistics.fmean(v)):.3f} over {len(v)} "
-              f"(lowest {math.exp(min(v)):.2f}, highest {math.exp(max(v)):.2f})")
-
+            logs.setdefault((precision, k), []).append(math.log(t["x"][k]))
+        print(f"| {M}×{N}×{K} | {precision} | {t['cublas_us']:.1f} | {t['x']['new']:.3f} | {t['x']['old']:.3f} | "
+              f"{t['first_over_second']:.3f} | {t['pct']['new']:.1f} | {picks['new'].strategy} {picks['new'].params} | "
+              f"{picks['old'].strategy} {picks['old'].params} |{'' if t['ok'] else ' CHECK FAILED'}", flush=True)
+    print_means(logs)
 
 if __name__ == "__main__":
     main()

@@ -4,6 +4,7 @@ in flight bound by shared memory instead of registers."""
 from __future__ import annotations
 
 import ctypes
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -30,8 +31,9 @@ class GemvXbTmaConfig(SkinnyConfig):
     The grid is column blocks × row chunks (cdiv(M, mt)) × K slices, the slices chosen at launch
     (:meth:`SkinnyConfig.k_splits`); a split writes a [S, M, N] workspace that the reduce kernel
     sums in slice order. Operands whose base or row pitch is not a multiple of 16 bytes (TMA's
-    rule; a single row of A may have any pitch) are copied into padded rows first: `auto` picks
-    this rung only where rows are whole 16-byte multiples (its buckets without "/ragged").
+    rule; a single row of A may have any pitch) are copied into padded rows first, except a B
+    whose rows are contiguous on an aligned base: that one is read as rows of `fold` of its rows
+    (:meth:`fold`), so the product still reads B once.
     """
 
     STRATEGY: ClassVar[str] = "gemv_xb_tma"
@@ -86,12 +88,17 @@ class GemvXbTmaConfig(SkinnyConfig):
         """About: the mt·VEC accumulators, one vector of B and the addresses."""
         return (self.mt * self.vec(dt) + self.vec(dt)) * dt.itemsize // 4 + 40
 
-    def stage_elements(self) -> int:
-        return self.rk * self.bn + self.mt * self.rk
+    def stage_elements(self, dt: DType = FLOAT32, folded: bool = True) -> int:
+        """B's box (rk rows of bn elements; for a folded B, bn + VEC: its boxes start up to a
+        vector early, the template's "Folded B"), then A's (mt x rk)."""
+        return self.rk * (self.bn + (self.vec(dt) if folded else 0)) + self.mt * self.rk
 
-    def smem_bytes(self, dtype: Any = FLOAT32) -> int:
-        """The ring (which later holds the K lanes' sums) and its two mbarriers per stage."""
-        return self.stages * self.stage_elements() * as_dtype(dtype).itemsize + 16 * self.stages
+    def smem_bytes(self, dtype: Any = FLOAT32, folded: bool = True) -> int:
+        """The ring (which later holds the K lanes' sums) and its two mbarriers per stage: the
+        folded kernel's, the larger (`folded` False: the plain kernel's, which its launch asks
+        for)."""
+        dt = as_dtype(dtype)
+        return self.stages * self.stage_elements(dt, folded) * dt.itemsize + 16 * self.stages
 
     def template_constants(self, dt: DType) -> dict[str, int]:
         return {**super().template_constants(dt), "VEC": self.vec(dt)}
@@ -110,19 +117,44 @@ class GemvXbTmaConfig(SkinnyConfig):
         yield (kl > 0 and 4 <= self.rk <= 256 and self.rk % kl == 0 and self.rk * dt.itemsize % 16 == 0,
                f"rk ({self.rk}) must be 4 .. 256 rows, a multiple of the {kl} K lanes, and 16-byte rows of A's box")
         yield (1 <= self.stages <= 16, f"stages ({self.stages}) must be between 1 and 16")
-        yield (kl * self.mt * self.bn <= self.stages * self.stage_elements(),
+        yield (self.rk * (self.bn + vec) * dt.itemsize % 128 == 0 and self.stage_elements(dt) * dt.itemsize % 128 == 0,
+               f"rk ({self.rk}) x (bn + {vec}) and a stage of {self.stage_elements(dt)} elements must be whole "
+               "128-byte multiples (where TMA copies land)")
+        yield (kl * self.mt * self.bn <= self.stages * self.stage_elements(dt, folded=False),
                f"the K lanes' sums ({kl} x {self.mt} x {self.bn}) must fit the ring of {self.stages} stages")
         yield self._fits_sm_rule(limits, dt, self.min_blocks)
         yield self._registers_rule(limits, dt)
 
     # -- the launch ------------------------------------------------------------------------------
+    def fold(self, dt: DType, K: int, N: int, b_ptr: int, ldb: int) -> int:
+        """Rows of B that one row of its tensor map holds: 1 where TMA can read B as it is; else,
+        for B's rows contiguous (ldb = N) on a 16-byte-aligned base, the fewest rows whose
+        elements make a multiple of 16 bytes (2 or 4 for float32), if that many divide the K
+        lanes, leave boxes of whole 128-byte multiples (shared-memory destinations), hold a box
+        row (N >= bn) and K has that many rows; else 0: B is copied into padded rows."""
+        if tma.matrix_problem("b", b_ptr, K, N, ldb, dt.itemsize) is None:
+            return 1
+        row = N * dt.itemsize
+        fold = tma.ALIGN // math.gcd(row, tma.ALIGN)
+        ok = (ldb == N and b_ptr % tma.ALIGN == 0 and self.k_lanes(dt) % fold == 0 and self.rk % fold == 0
+              and self.rk // fold * (self.bn + self.vec(dt)) * dt.itemsize % 128 == 0 and N >= self.bn
+              and K >= fold)
+        return fold if ok else 0
+
     def tensor_maps(self, dt: DType, M: int, K: int, N: int, a_ptr: int, lda: int, b_ptr: int,
-                    ldb: int) -> tuple[bytes, bytes]:
+                    ldb: int, fold: int = 1) -> tuple[bytes, bytes]:
         """The encoded maps of A (boxes of mt rows x rk columns) and B (rk rows x bn columns), no
-        swizzle (a consumer reads a row of a box as 16-byte vectors: no bank conflict)."""
+        swizzle (a consumer reads a row of a box as 16-byte vectors: no bank conflict). With
+        `fold` > 1, B's map is K // fold rows of fold·N elements in boxes of rk // fold of them and
+        bn + VEC columns, and A's stops at K - K % fold columns (the template's "Folded B")."""
         code = tma.DATA_TYPE[dt.name]
-        amap = tma.MAPS.get(a_ptr, M, K, lda, dt.itemsize, code, self.mt, self.rk, "a", swizzle=0)
-        bmap = tma.MAPS.get(b_ptr, K, N, ldb, dt.itemsize, code, self.rk, self.bn, "b", swizzle=0)
+        ka = K - K % fold
+        amap = tma.MAPS.get(a_ptr, M, ka, lda, dt.itemsize, code, self.mt, self.rk, "a", swizzle=0)
+        if fold == 1:
+            bmap = tma.MAPS.get(b_ptr, K, N, ldb, dt.itemsize, code, self.rk, self.bn, "b", swizzle=0)
+        else:
+            bmap = tma.MAPS.get(b_ptr, K // fold, fold * N, fold * ldb, dt.itemsize, code, self.rk // fold,
+                                self.bn + self.vec(dt), "b", swizzle=0)
         return amap, bmap
 
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int,
@@ -138,8 +170,8 @@ class GemvXbTmaConfig(SkinnyConfig):
         dt = kernel.dtype
         splits = self.k_splits(M, N, K, device_limits(kernel.device).sm_count, dt)  # (no batches: EXTRAS)
         grid = (self.output_blocks(M, N), 1, splits)
-        launcher = kept_launcher(kernel, "__xb_tma__",
-                                 lambda: XbTmaLauncher(kernel.raw, self.block(), kernel.smem_bytes))
+        fold = self.fold(dt, K, N, B.data.ptr, N)
+        launcher = self._launcher(kernel, fold > 1)
         key = (A.data.ptr, B.data.ptr, M, N, K, splits)
         if splits == 1:
             key += (C.data.ptr,)
@@ -148,11 +180,13 @@ class GemvXbTmaConfig(SkinnyConfig):
             launcher.launch_packed(plan, stream.ptr)
             return
         a, lda = addressable(A, M, K, stream)
-        b, ldb = addressable(B, K, N, stream)
+        b, ldb = (B, N) if fold else addressable(B, K, N, stream)
+        fold = fold or 1
         padded = a is not A or b is not B
-        amap, bmap = self.tensor_maps(dt, M, K, N, a.data.ptr, lda, b.data.ptr, ldb)
+        amap, bmap = self.tensor_maps(dt, M, K, N, a.data.ptr, lda, b.data.ptr, ldb, fold)
+        extra = (fold, a.data.ptr, lda, b.data.ptr) if fold > 1 else ()
         if splits == 1:
-            packed = launcher.pack(grid, amap, bmap, C.data.ptr, M, N, K)
+            packed = launcher.pack(grid, amap, bmap, C.data.ptr, M, N, K, *extra)
             if not padded:  # a padded copy's address is this call's alone
                 launcher.remember(key, packed)
             launcher.launch_packed(packed, stream.ptr)
@@ -161,7 +195,27 @@ class GemvXbTmaConfig(SkinnyConfig):
         # of VEC, C aligned)
         vec_ok = N % self.vec(dt) == 0 and C.data.ptr % 16 == 0
         self.launch_split(kernel, splits, lambda out: launcher.launch_packed(
-            launcher.pack(grid, amap, bmap, out, M, N, K), stream.ptr), C, M, N, 2 if vec_ok else 0, stream)
+            launcher.pack(grid, amap, bmap, out, M, N, K, *extra), stream.ptr), C, M, N, 2 if vec_ok else 0, stream)
+
+
+    def _launcher(self, kernel: Any, folded: bool) -> "XbTmaLauncher":
+        """The packed launcher of the plain kernel, or of its "_folded" companion (built on first
+        use, kept with the compiled kernel), each asking for its own ring."""
+        if not folded:
+            return kept_launcher(kernel, "__xb_tma__", lambda: XbTmaLauncher(
+                kernel.raw, self.block(), self.smem_bytes(kernel.dtype, folded=False)))
+
+        def make() -> XbTmaLauncher:
+            import cupy
+
+            from ..compile import allow_dynamic_smem  # (compile imports the registry, which imports this)
+
+            fn = kernel.companion(kernel.name + "_folded")
+            with cupy.cuda.Device(kernel.device):
+                allow_dynamic_smem(fn, self, kernel.smem_bytes)
+            return FoldedXbTmaLauncher(fn, self.block(), kernel.smem_bytes)
+
+        return kept_launcher(kernel, "__xb_tma_folded__", make)
 
 
 class XbTmaLauncher(PackedLauncher):
@@ -185,6 +239,23 @@ class XbTmaLauncher(PackedLauncher):
     def launch_packed(self, packed: tuple, stream_ptr: int) -> None:
         (gx, gy, gz), bx = packed[0], self.block[0]
         self._launch(self.fptr, gx, gy, gz, bx, 1, 1, self.smem, stream_ptr, packed[1], 0)
+
+
+class FoldedXbTmaLauncher(XbTmaLauncher):
+    """The "_folded" kernel's arguments: the plain kernel's, then fold, A's address, its pitch and
+    B's address (read for the last K % fold rows only)."""
+
+    OFFSETS = (0, 128, 256, 264, 268, 272, 276, 280, 288, 296)
+
+    def pack(self, grid: tuple[int, int, int], amap: bytes, bmap: bytes, c_ptr: int, M: int, N: int,
+             K: int, fold: int = 1, a_ptr: int = 0, lda: int = 0, b_ptr: int = 0) -> tuple:
+        grid, params_ptr, keep = super().pack(grid, amap, bmap, c_ptr, M, N, K)
+        base = keep[1][0]
+        ctypes.c_int32.from_address(base + self.OFFSETS[6]).value = fold
+        ctypes.c_uint64.from_address(base + self.OFFSETS[7]).value = a_ptr
+        ctypes.c_int32.from_address(base + self.OFFSETS[8]).value = lda
+        ctypes.c_uint64.from_address(base + self.OFFSETS[9]).value = b_ptr
+        return grid, params_ptr, keep
 
 
 STRATEGY = Strategy.of(
