@@ -162,3 +162,20 @@ def test_shipped_database_sends_the_suites_xb_rows_to_it(fresh_tunedb):
 ])
 def test_fold_reads_b_in_rows_of_several(N, K, ptr, ldb, fold):
     assert GemvXbTmaConfig().fold(FLOAT32, K, N, ptr, ldb) == fold
+
+
+@pytest.mark.parametrize("shape, params", [
+    ((1, 50257, 4096), {"mt": 1, "rk": 128, "stages": 6}),   # an LM head: B's rows read folded
+    ((8, 8190, 8192), {}),
+    ((1, 50257, 4095), {"mt": 1, "rk": 128, "stages": 6}),   # a single row of A: any pitch, no copy
+    ((13, 9290, 19360), {"mt": 16}),                         # ragged chunks, up to XB_TMA_RAGGED_CHUNK_MAX rows
+])
+def test_heuristic_takes_ragged_rows_onto_the_ring(shape, params):
+    assert recommend(*shape, sms=132) == ("gemv_xb_tma", params)
+    assert recommend(shape[0] + 16, *shape[1:], sms=132)[0] != "gemv_xb_tma"  # 17 rows and more: not ragged ones
+
+
+@pytest.mark.parametrize("shape", [(6, 4096, 8191), (13, 9290, 19359), (4, 50257, 4095)])
+def test_heuristic_keeps_products_that_copy_a_off_the_ring(shape):
+    """Rows of A that are not whole 16-byte vectors (M > 1): A would be copied at each call."""
+    assert recommend(*shape, sms=132)[0] != "gemv_xb_tma"

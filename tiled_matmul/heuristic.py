@@ -189,6 +189,26 @@ _XB_TMA_NARROW = {1: dict(mt=1, bn=32, rk=128, stages=8), 2: dict(mt=2, bn=32, r
                   4: dict(mt=4, bn=32, rk=128, stages=8), 8: dict(mt=8, bn=32, rk=128)}
 
 
+#: gemv_xb_tma takes x·B products whose rows of B are not whole 16-byte vectors only where N is
+#: at least this: it reads such a B folded (GemvXbTmaConfig.fold: 2 or 4 rows of B to a row of its
+#: tensor map, no copy). On the H100 (scripts/variants_s25/probe_fold.py, 37 ragged shapes, x
+#: cuBLAS FP32): each of the 23 with M <= 16 ran 1.005-3.2x faster than auto's pick had
+#: (16x50257x4096 0.35 -> 1.14, 4x50257x4096 0.90 -> 1.03, 13x9290x19359 0.68 -> 1.17); from 17
+#: rows it lost on 8 of 14 (19x16719x11110 0.70 -> 0.51), so ragged x·B with 9 or more rows goes
+#: in chunks only up to 16. Rows of A that are not whole vectors (M > 1) still keep a product off
+#: the rung: A is copied into padded rows at each call, and 7x1747x7191 ran 38 us in some rounds
+#: and 146-195 in others that way, and 150-670 with A's rows padded by the caller
+#: (scripts/variants_s25/probe_fold_low.py; not understood)
+XB_TMA_RAGGED_MIN_N = 1024
+XB_TMA_RAGGED_CHUNK_MAX = 16
+
+
+def _a_copied(M: int, K: int) -> bool:
+    """Whether gemv_xb_tma would copy A into padded rows (float32 rows of A that are not whole
+    16-byte vectors; a single row may have any pitch)."""
+    return M > 1 and K % 4 != 0
+
+
 def _xb_tma(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | None":
     """gemv_xb_tma and its params for a float32 x·B that gemv_xb would take, or None where B is
     small or narrow (XB_TMA_MIN_STREAM, XB_TMA_MIN_N, XB_TMA_MIN_STREAM_8) or a row of B, or of A
@@ -198,13 +218,13 @@ def _xb_tma(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | N
     ('gemv_xb_tma', {})
     >>> _xb_tma(1, 4096, 16384, 132)
     ('gemv_xb_tma', {'mt': 1, 'bn': 32, 'rk': 128, 'stages': 8})
-    >>> _xb_tma(1, 8190, 8192, 132) is None
-    True
+    >>> _xb_tma(1, 8190, 16384, 132)   # rows of B not whole vectors: read folded
+    ('gemv_xb_tma', {'mt': 1, 'rk': 128, 'stages': 6})
     >>> _xb_tma(1, 2048, 32768, 132) is None, _xb_tma(8, 2048, 2048, 132)[0]
     (True, 'gemv_xb_tma')
     """
     big = N * K >= XB_TMA_MIN_STREAM_8 if M > 4 else N * K >= XB_TMA_MIN_STREAM and N >= XB_TMA_MIN_N
-    if not big or N % 4 or (M > 1 and K % 4):
+    if not big or _a_copied(M, K) or N % 4 and N < XB_TMA_RAGGED_MIN_N:
         return None
     rows = 1 << (M - 1).bit_length()
 
@@ -247,12 +267,17 @@ def _skinny_chunks(M: int, N: int, K: int, sms: int, tma: bool) -> "tuple[str, d
 
     >>> _skinny_chunks(12, 8192, 8192, 132, True), _skinny_chunks(24, 4096, 16384, 132, True)
     (('gemv_xb_tma', {'mt': 16}), ('gemv_xb_tma', {}))
-    >>> _skinny_chunks(17, 3287, 12617, 132, True) is None   # rows of B not 16-byte vectors
+    >>> _skinny_chunks(17, 3287, 12617, 132, True) is None   # ragged rows of B from 17 rows on
     True
+    >>> _skinny_chunks(13, 9290, 19360, 132, True)           # ragged: read folded up to 16 rows
+    ('gemv_xb_tma', {'mt': 16})
     >>> _skinny_chunks(8192, 16, 8192, 132, True)
     ('gemv_ax', {'nt': 8, 'rows': 4, 'unroll': 1})
     """
-    if GEMV_MAX < M <= XB_TMA_CHUNK_MAX and M < N and tma and N * K >= XB_TMA_MIN_STREAM_8 and N % 4 == 0 and K % 4 == 0:
+    ragged = N % 4 != 0
+    rows = XB_TMA_RAGGED_CHUNK_MAX if ragged else XB_TMA_CHUNK_MAX
+    if (GEMV_MAX < M <= rows and M < N and tma and N * K >= XB_TMA_MIN_STREAM_8 and not _a_copied(M, K)
+            and (not ragged or N >= XB_TMA_RAGGED_MIN_N)):
         return "gemv_xb_tma", ({} if cdiv(M, 8) * 8 < cdiv(M, 16) * 16 else dict(mt=16))
     if GEMV_MAX < N <= AX_CHUNK_MAX and N < M and M * K >= AX_CHUNK_MIN_STREAM:
         return "gemv_ax", dict(_AX[8])
