@@ -162,7 +162,8 @@ def _xb_params(table: dict, one_group: dict, M: int, N: int, K: int) -> dict[str
 
 
 #: gemv_xb_tma (x·B with B streamed through a TMA ring; sm_90a, plain 2-D float32 products whose
-#: rows are whole 16-byte vectors) takes the x·B products gemv_xb would where B holds at least
+#: rows of A are whole 16-byte vectors, rows of B too or read folded: XB_TMA_RAGGED_MIN_N) takes
+#: the x·B products gemv_xb would where B holds at least
 #: XB_TMA_MIN_STREAM elements and N >= XB_TMA_MIN_N, or, for M > 4 (its 8-row tile), at least
 #: XB_TMA_MIN_STREAM_8. Its ring keeps more bytes in flight than gemv_xb's registers, which hold few
 #: at 8 rows: on 95 shapes (scripts/variants_s20/probe_xb_tma_rule.py, H100) every M = 6 and 8 one
@@ -211,8 +212,9 @@ def _a_copied(M: int, K: int) -> bool:
 
 def _xb_tma(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | None":
     """gemv_xb_tma and its params for a float32 x·B that gemv_xb would take, or None where B is
-    small or narrow (XB_TMA_MIN_STREAM, XB_TMA_MIN_N, XB_TMA_MIN_STREAM_8) or a row of B, or of A
-    (M > 1), is not a whole number of 16-byte vectors (TMA would need padded copies).
+    small or narrow (XB_TMA_MIN_STREAM, XB_TMA_MIN_N, XB_TMA_MIN_STREAM_8), where a row of A (M > 1)
+    is not a whole number of 16-byte vectors (A would be copied), or where a row of B is not and N
+    is under XB_TMA_RAGGED_MIN_N (B is read folded from there).
 
     >>> _xb_tma(8, 8192, 8192, 132)
     ('gemv_xb_tma', {})
