@@ -197,7 +197,6 @@ class GemvXbTmaConfig(SkinnyConfig):
         self.launch_split(kernel, splits, lambda out: launcher.launch_packed(
             launcher.pack(grid, amap, bmap, out, M, N, K, *extra), stream.ptr), C, M, N, 2 if vec_ok else 0, stream)
 
-
     def _launcher(self, kernel: Any, folded: bool) -> "XbTmaLauncher":
         """The packed launcher of the plain kernel, or of its "_folded" companion (built on first
         use, kept with the compiled kernel), each asking for its own ring."""
