@@ -179,3 +179,14 @@ def test_heuristic_takes_ragged_rows_onto_the_ring(shape, params):
 def test_heuristic_keeps_products_that_copy_a_off_the_ring(shape):
     """Rows of A that are not whole 16-byte vectors (M > 1): A would be copied at each call."""
     assert recommend(*shape, sms=132)[0] != "gemv_xb_tma"
+
+
+def test_padding_bytes_count_the_copies_a_launch_makes():
+    """A with ragged rows (M > 1) is copied; B with ragged rows is read folded, and copied only where
+    it cannot be (narrower than a box, or fewer rows than a fold)."""
+    cfg = GemvXbTmaConfig()
+    assert cfg.padding_bytes(8, 8192, 8192) == 0
+    assert cfg.padding_bytes(8, 8191, 8192) == 0                      # folded
+    assert cfg.padding_bytes(1, 8192, 8191) == 0                      # one row of A: any pitch
+    assert cfg.padding_bytes(8, 8192, 8191) == 8 * (8191 + 8192) * 4  # A copied
+    assert cfg.padding_bytes(8, 33, 8192) == 8192 * (33 + 36) * 4     # B narrower than a box: copied

@@ -125,6 +125,21 @@ class GemvXbTmaConfig(SkinnyConfig):
         yield self._fits_sm_rule(limits, dt, self.min_blocks)
         yield self._registers_rule(limits, dt)
 
+    def padding_bytes(self, M: int, N: int, K: int, dtype: Any = None) -> int:
+        """A, where TMA cannot address it (rows not 16-byte multiples, a single row excepted), and
+        B, where it can neither address it nor read it folded (:meth:`fold`, at an aligned
+        address), are copied into padded rows first: each read once and written padded."""
+        from .. import pad
+
+        dt = as_dtype(dtype if dtype is not None else FLOAT32)
+        isz = dt.itemsize
+        total = 0
+        if M and K and tma.matrix_problem("a", 0, M, K, K, isz) is not None:
+            total += M * (K + pad.padded(K, isz)) * isz
+        if K and N and self.fold(dt, K, N, 0, N) == 0:
+            total += K * (N + pad.padded(N, isz)) * isz
+        return total
+
     # -- the launch ------------------------------------------------------------------------------
     def fold(self, dt: DType, K: int, N: int, b_ptr: int, ldb: int) -> int:
         """Rows of B that one row of its tensor map holds: 1 where TMA can read B as it is; else,
