@@ -90,7 +90,8 @@ def test_launcher_packs_maps_then_words():
     base = params[0]
     assert [params[i] - base for i in range(len(FoldedXbTmaLauncher.OFFSETS))] == list(FoldedXbTmaLauncher.OFFSETS)
     assert list((ctypes.c_int32 * 4).from_address(base + 264)) == [7, 8, 9, 4]
-    assert ctypes.c_uint64.from_address(base + 280).value == 0xA000 and ctypes.c_int32.from_address(base + 288).value == 12
+    assert ctypes.c_uint64.from_address(base + 280).value == 0xA000
+    assert ctypes.c_int32.from_address(base + 288).value == 12
     assert ctypes.c_uint64.from_address(base + 296).value == 0xB000
 
 

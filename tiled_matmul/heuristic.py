@@ -196,10 +196,11 @@ _XB_TMA_NARROW = {1: dict(mt=1, bn=32, rk=128, stages=8), 2: dict(mt=2, bn=32, r
 #: cuBLAS FP32): each of the 23 with M <= 16 ran 1.005-3.2x faster than auto's pick had
 #: (16x50257x4096 0.35 -> 1.14, 4x50257x4096 0.90 -> 1.03, 13x9290x19359 0.68 -> 1.17); from 17
 #: rows it lost on 8 of 14 (19x16719x11110 0.70 -> 0.51), so ragged x·B with 9 or more rows goes
-#: in chunks only up to 16. Rows of A that are not whole vectors (M > 1) still keep a product off
-#: the rung: A is copied into padded rows at each call, and 7x1747x7191 ran 38 us in some rounds
-#: and 146-195 in others that way, and 150-670 with A's rows padded by the caller
-#: (scripts/variants_s25/probe_fold_low.py; not understood)
+#: in chunks only up to 16. As shipped, on 20 held-out shapes (probe_fold.py --heldout --seed
+#: 2505): 0.81 -> 1.32x cuBLAS, the lowest 0.96. Rows of A that are not whole vectors (M > 1)
+#: still keep a product off the rung: A is copied into padded rows at each call, and 7x1747x7191
+#: ran 38 us in some rounds and 146-195 in others that way, and 150-670 with A's rows padded by
+#: the caller (scripts/variants_s25/probe_fold_low.py; not understood)
 XB_TMA_RAGGED_MIN_N = 1024
 XB_TMA_RAGGED_CHUNK_MAX = 16
 
@@ -245,7 +246,8 @@ def _xb_tma(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] | N
 
 
 #: float32 x·B products with GEMV_MAX < M <= XB_TMA_CHUNK_MAX rows whose B holds at least
-#: XB_TMA_MIN_STREAM_8 elements (rows whole 16-byte vectors) stream B through gemv_xb_tma in chunks
+#: XB_TMA_MIN_STREAM_8 elements (rows of A whole 16-byte vectors; rows of B too, or read folded up
+#: to XB_TMA_RAGGED_CHUNK_MAX rows) stream B through gemv_xb_tma in chunks
 #: of 8 or 16 rows (whichever pads M less, ties to 16), the chunks of a column block resident
 #: together so that B comes from DRAM about once. The wgmma rungs they went to spend a 64-row tile
 #: on them: on 11 such shapes (scripts/variants_s25/probe_skinny.py, H100, x cuBLAS FP32) auto's
