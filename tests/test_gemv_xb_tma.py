@@ -173,7 +173,16 @@ def test_fold_reads_b_in_rows_of_several(N, K, ptr, ldb, fold):
 ])
 def test_heuristic_takes_ragged_rows_onto_the_ring(shape, params):
     assert recommend(*shape, sms=132) == ("gemv_xb_tma", params)
-    assert recommend(shape[0] + 16, *shape[1:], sms=132)[0] != "gemv_xb_tma"  # 17 rows and more: not ragged ones
+
+
+@pytest.mark.parametrize("shape, taken", [
+    ((24, 17623, 5356), True),    # B a wave of 128-column blocks wide (138 on 132 SMs)
+    ((24, 16719, 5356), False),   # 131 blocks: left to the wgmma rungs
+    ((17, 3287, 12620), False),
+    ((33, 50257, 4096), False),   # over XB_TMA_CHUNK_MAX rows
+])
+def test_heuristic_takes_ragged_chunks_from_17_rows_only_for_a_wide_b(shape, taken):
+    assert (recommend(*shape, sms=132)[0] == "gemv_xb_tma") == taken
 
 
 @pytest.mark.parametrize("shape", [(6, 4096, 8191), (13, 9290, 19359), (4, 50257, 4095)])

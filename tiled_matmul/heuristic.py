@@ -196,7 +196,9 @@ _XB_TMA_NARROW = {1: dict(mt=1, bn=32, rk=128, stages=8), 2: dict(mt=2, bn=32, r
 #: cuBLAS FP32): each of the 23 with M <= 16 ran 1.005-3.2x faster than auto's pick had
 #: (16x50257x4096 0.35 -> 1.14, 4x50257x4096 0.90 -> 1.03, 13x9290x19359 0.68 -> 1.17); from 17
 #: rows it lost on 8 of 14 (19x16719x11110 0.70 -> 0.51), so ragged x·B with 9 or more rows goes
-#: in chunks only up to 16. As shipped, on 20 held-out shapes (probe_fold.py --heldout --seed
+#: in chunks only up to 16, or up to XB_TMA_CHUNK_MAX where B is a wave of 128-column blocks wide:
+#: the 4 of the 14 that are (N >= 17000) went to wgmma_tma_tf32 and ran 1.6-2.1x faster folded
+#: (24x17623x5357 0.27 -> 0.52x cuBLAS), the 10 narrower ones on wgmma_split_k lost 8. As shipped, on 20 held-out shapes (probe_fold.py --heldout --seed
 #: 2505): 0.81 -> 1.32x cuBLAS, the lowest 0.96. Rows of A that are not whole vectors (M > 1)
 #: still keep a product off the rung: A is copied into padded rows at each call, and 7x1747x7191
 #: ran 38 us in some rounds and 146-195 in others that way, and 150-670 with A's rows padded by
@@ -279,7 +281,7 @@ def _skinny_chunks(M: int, N: int, K: int, sms: int, tma: bool) -> "tuple[str, d
     ('gemv_ax', {'nt': 8, 'rows': 4, 'unroll': 1})
     """
     ragged = N % 4 != 0
-    rows = XB_TMA_RAGGED_CHUNK_MAX if ragged else XB_TMA_CHUNK_MAX
+    rows = XB_TMA_RAGGED_CHUNK_MAX if ragged and cdiv(N, 128) < sms else XB_TMA_CHUNK_MAX
     if (GEMV_MAX < M <= rows and M < N and tma and N * K >= XB_TMA_MIN_STREAM_8 and not _a_copied(M, K)
             and (not ragged or N >= XB_TMA_RAGGED_MIN_N)):
         return "gemv_xb_tma", ({} if cdiv(M, 8) * 8 < cdiv(M, 16) * 16 else dict(mt=16))

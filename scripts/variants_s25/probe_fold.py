@@ -8,7 +8,8 @@ Without --count: a fixed list (LM heads, decode-like and skinny shapes with ragg
 N random x·B shapes from `--seed` with M in 1..32 and ragged N. The rung's params are the
 heuristic's for the aligned neighbour (N and K rounded down to multiples of 4). With --heldout
 (after heuristic.XB_TMA_RAGGED_MIN_N shipped): random ragged shapes where auto now takes the
-rung, M in 1..16, auto now against auto with ragged rows kept off the rung as before. Each call is
+rung (M in --rows, N from --min-n), auto now against auto with ragged rows kept off the rung as
+before. Each call is
 checked first (tm.check, NaN-poisoned output); 3 alternating rounds, CUDA events after warm-up,
 L2 flushed, medians.
 """
@@ -55,7 +56,7 @@ def pick_before(M: int, N: int, K: int):
     return choose_patched(M, N, K, XB_TMA_RAGGED_MIN_N=2**62)
 
 
-def heldout(rs: np.random.Generator, count: int, flush) -> None:
+def heldout(rs: np.random.Generator, count: int, flush, rows: tuple = (1, 16), min_n: int = 1024) -> None:
     from tiled_matmul import dispatch
 
     logs: dict = {}
@@ -63,8 +64,8 @@ def heldout(rs: np.random.Generator, count: int, flush) -> None:
     print("|---|---:|---:|---:|---:|---:|---|---|")
     done = 0
     while done < count:
-        M = int(rs.integers(1, heuristic.XB_TMA_RAGGED_CHUNK_MAX + 1))
-        N = int(math.exp(rs.uniform(math.log(1024), math.log(60000))))
+        M = int(rs.integers(rows[0], rows[1] + 1))
+        N = int(math.exp(rs.uniform(math.log(min_n), math.log(60000))))
         K = int(math.exp(rs.uniform(math.log(256), math.log(20000))))
         now = dispatch.choose(M, N, K, "float32")
         if N % 4 == 0 or now.strategy != "gemv_xb_tma" or M * N * K > 2**33:
@@ -90,11 +91,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2503)
     ap.add_argument("--count", type=int, default=0)
     ap.add_argument("--heldout", action="store_true")
+    ap.add_argument("--rows", type=int, nargs=2, default=(1, 16), help="--heldout: M drawn from this range")
+    ap.add_argument("--min-n", type=int, default=1024, help="--heldout: N drawn from here to 60000")
     args = ap.parse_args()
     rs = np.random.default_rng(args.seed)
     flush = L2Flusher()
     if args.heldout:
-        heldout(rs, args.count or 24, flush)
+        heldout(rs, args.count or 24, flush, tuple(args.rows), args.min_n)
         return
     shapes = draw(rs, args.count) if args.count else SHAPES
     logs: dict = {}
