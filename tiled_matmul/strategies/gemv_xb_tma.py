@@ -13,7 +13,7 @@ from ..configs import SkinnyConfig, cdiv
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT32, DType, as_dtype
 from ..strategy import Strategy
-from .wgmma_tma import PackedLauncher, addressable, kept_launcher, zero_rows
+from .wgmma_tma import PackedLauncher, addressable, addressable_copy_bytes, kept_launcher, zero_rows
 
 
 @dataclass(frozen=True)
@@ -129,16 +129,9 @@ class GemvXbTmaConfig(SkinnyConfig):
         """A, where TMA cannot address it (rows not 16-byte multiples, a single row excepted), and
         B, where it can neither address it nor read it folded (:meth:`fold`, at an aligned
         address), are copied into padded rows first: each read once and written padded."""
-        from .. import pad
-
         dt = as_dtype(dtype if dtype is not None else FLOAT32)
-        isz = dt.itemsize
-        total = 0
-        if M and K and tma.matrix_problem("a", 0, M, K, K, isz) is not None:
-            total += M * (K + pad.padded(K, isz)) * isz
-        if K and N and self.fold(dt, K, N, 0, N) == 0:
-            total += K * (N + pad.padded(N, isz)) * isz
-        return total
+        b_bytes = addressable_copy_bytes(K, N, dt.itemsize) if self.fold(dt, K, N, 0, N) == 0 else 0
+        return addressable_copy_bytes(M, K, dt.itemsize) + b_bytes
 
     # -- the launch ------------------------------------------------------------------------------
     def fold(self, dt: DType, K: int, N: int, b_ptr: int, ldb: int) -> int:

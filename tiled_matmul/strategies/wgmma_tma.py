@@ -45,14 +45,8 @@ class TmaWarpSpecialized(Config):
         """A and B where TMA cannot address them (:func:`addressable`'s rule, at aligned addresses:
         rows that are not 16-byte multiples, a single row excepted) are copied into padded rows
         first: each such operand read once and written padded."""
-        from .. import pad
-
         isz = self._dtype(dtype).itemsize
-        total = 0
-        for rows, cols in ((M, K), (K, N)):
-            if rows and cols and tma.matrix_problem("x", 0, rows, cols, cols, isz) is not None:
-                total += rows * (cols + pad.padded(cols, isz)) * isz
-        return total
+        return addressable_copy_bytes(M, K, isz) + addressable_copy_bytes(K, N, isz)
 
     def _regs_rule(self, limits: DeviceLimits):
         return (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
@@ -263,6 +257,16 @@ def persistent_count(tiles: int, most: int) -> int:
         return 1
     waves = -(-tiles // max(1, most))
     return max(1, -(-tiles // waves))
+
+
+def addressable_copy_bytes(rows: int, cols: int, itemsize: int) -> int:
+    """Bytes :func:`addressable` moves for a C-contiguous rows x cols matrix at an aligned address:
+    0 where TMA reads it as it is, else the matrix read once and written in padded rows."""
+    from .. import pad
+
+    if rows == 0 or cols == 0 or tma.matrix_problem("x", 0, rows, cols, cols, itemsize) is None:
+        return 0
+    return rows * (cols + pad.padded(cols, itemsize)) * itemsize
 
 
 def addressable(X: Any, rows: int, cols: int, stream: Any) -> tuple[Any, int]:
