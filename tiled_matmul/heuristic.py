@@ -198,11 +198,13 @@ _XB_TMA_NARROW = {1: dict(mt=1, bn=32, rk=128, stages=8), 2: dict(mt=2, bn=32, r
 #: rows it lost on 8 of 14 (19x16719x11110 0.70 -> 0.51), so ragged x·B with 9 or more rows goes
 #: in chunks only up to 16, or up to XB_TMA_CHUNK_MAX where B is a wave of 128-column blocks wide:
 #: the 4 of the 14 that are (N >= 17000) went to wgmma_tma_tf32 and ran 1.6-2.1x faster folded
-#: (24x17623x5357 0.27 -> 0.52x cuBLAS), the 10 narrower ones on wgmma_split_k lost 8. As shipped, on 20 held-out shapes (probe_fold.py --heldout --seed
-#: 2505): 0.81 -> 1.32x cuBLAS, the lowest 0.96. Rows of A that are not whole vectors (M > 1)
-#: still keep a product off the rung: A is copied into padded rows at each call, and 7x1747x7191
-#: ran 38 us in some rounds and 146-195 in others that way, and 150-670 with A's rows padded by
-#: the caller (scripts/variants_s25/probe_fold_low.py; not understood)
+#: (24x17623x5357 0.27 -> 0.52x cuBLAS), while 8 of the 10 narrower ones lost to wgmma_split_k. As
+#: shipped, on 20 held-out shapes (probe_fold.py --heldout --seed 2505): 0.81 -> 1.32x cuBLAS, the
+#: lowest 0.96; with 17-32 rows and a wide B, on 12 (gpu_s25j.sh): 0.43 -> 0.76x. Rows of A that
+#: are not whole vectors (M > 1) still keep a product off the rung: A is copied into padded rows
+#: at each call, and 7x1747x7191 ran 38 us in some rounds and 146-195 in others that way, and
+#: 150-670 with A's rows padded by the caller (scripts/variants_s25/probe_fold_low.py; not
+#: understood)
 XB_TMA_RAGGED_MIN_N = 1024
 XB_TMA_RAGGED_CHUNK_MAX = 16
 
