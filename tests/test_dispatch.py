@@ -98,13 +98,16 @@ def test_model_tiles_take_the_heuristics_mid_size_float32_tiles(no_shipped, shap
     c = dispatch.choose(*shape, device=DEV)
     want = costmodel.rank(*shape, "float32", efficiencies=dispatch.measured_efficiencies(DEV), strategies=among)[0]
     assert (c.source, c.strategy) == ("model", want.strategy)
-    assert tm.STRATEGIES[c.strategy].make_config(**c.params).params() == want.params
+    # the model's config, its tile height lowered to the output's where that is taller (dispatch.narrowed)
+    assert tm.STRATEGIES[c.strategy].make_config(**c.params).params() == tm.STRATEGIES[c.strategy].make_config(
+        **dispatch.narrowed(want.strategy, want.params, shape[0], DEV)).params()
     # the named modes and the heuristic's own mode keep the heuristic
     assert dispatch.choose(*shape, device=DEV, precision="ieee").source == "heuristic"
     previous = dispatch.set_mode("heuristic")
     try:
         c = dispatch.choose(*shape, device=DEV)
-        assert (c.source, c.strategy, c.params) == ("heuristic", *fallback_choice(*shape))
+        name, params = fallback_choice(*shape)
+        assert (c.source, c.strategy, c.params) == ("heuristic", name, dispatch.narrowed(name, params, shape[0], DEV))
     finally:
         dispatch.set_mode(previous)
 
@@ -115,6 +118,86 @@ def test_model_tiles_leave_other_float32_picks_to_the_heuristic(no_shipped, shap
     the heuristic's."""
     c = dispatch.choose(*shape, device=DEV)
     assert (c.source, c.strategy, c.params) == ("heuristic", *fallback_choice(*shape))
+
+
+@pytest.mark.parametrize("M", [1, 7, 17, 24, 33, 40, 57, 63, 64, 65, 100, 128, 300])
+@pytest.mark.parametrize("name,params", [("wgmma", {}), ("wgmma", dict(bm=64, bn=64, stages=4, min_blocks=2)),
+                                         ("wgmma_split_k", {"split_k": 4}), ("wgmma_split_k", dict(bm=128, bn=128, stages=3)),
+                                         ("wgmma", dict(bm=96, bn=256, stages=3))])
+def test_narrowed_lowers_the_tile_to_the_output_and_no_further(name, params, M):
+    """bm becomes the least valid height (a multiple of 8 and of the rows per copy pass) that holds
+    M, only where that is under the config's own; every other param is kept."""
+    cfg = tm.STRATEGIES[name].make_config(**params)
+    got = dispatch.narrowed(name, dict(params), M, DEV)
+    new = tm.STRATEGIES[name].make_config(**got)
+    assert new.is_valid(DEV and tm.device_limits())
+    assert {k: v for k, v in new.params().items() if k != "bm"} == {k: v for k, v in cfg.params().items() if k != "bm"}
+    rows = cfg.threads // cfg.BK
+    assert new.bm <= cfg.bm and new.bm % 8 == 0 and new.bm % rows == 0
+    if new.bm < cfg.bm:
+        assert M <= new.bm < M + max(8, rows)  # the least such height
+    else:
+        assert M > cfg.bm - max(8, rows)  # nothing lower holds M
+    assert dispatch.narrowed("gemv_xb", {"mt": 8}, M, DEV) == {"mt": 8}  # other rungs: as given
+
+
+@pytest.mark.parametrize("shape", [(17, 4096, 12617), (40, 8192, 8192), (33, 1000, 5003), (48, 4096, 8192)])
+def test_auto_narrows_skinny_wgmma_picks(no_shipped, shape):
+    """x·B with 17-48 rows on the wgmma rungs: the tile is the output's height, not 64 rows."""
+    c = dispatch.choose(*shape, device=DEV)
+    assert c.strategy in dispatch.NARROW_RUNGS, c
+    cfg = tm.STRATEGIES[c.strategy].make_config(**c.params)
+    assert shape[0] <= cfg.bm < shape[0] + 8, c
+
+
+def test_database_entries_are_not_narrowed():
+    """A tuned entry is run as tuned: the shipped 64 x 8192 x 8192 entry serves 57 rows unchanged."""
+    c = dispatch.choose(57, 8192, 8192, device=DEV)
+    assert c.source == "shipped-db" and c.params == c.entry["params"], c
+
+
+@pytest.mark.parametrize("shape", [(16337, 20, 13807), (4096, 24, 16384), (8192, 32, 4096), (4099, 17, 1029),
+                                   (8191, 48, 1000)])
+def test_a_x_with_17_to_48_columns_runs_transposed(no_shipped, shape):
+    """The choice for B^T A^T: a wgmma rung whose tile height covers the N columns, reading both
+    operands column-major in place; auto's kernel object runs it for plain calls and the shape's
+    own pick for the general path."""
+    from tiled_matmul.api import TransposedKernel
+    from tiled_matmul.execute import _untransposed
+
+    M, N, K = shape
+    c = dispatch.choose(M, N, K, device=DEV)
+    t = c.transposed
+    assert t is not None and t.strategy in dispatch.NARROW_RUNGS, c
+    cfg = tm.STRATEGIES[t.strategy].make_config(**t.params)
+    assert cfg.bm == -(-N // 8) * 8 and (True, True) in cfg.layouts(), t
+    k = tm.kernel("auto").kernel_for(M, N, K, "float32", device=0)
+    assert isinstance(k, TransposedKernel) and k.inner.config == cfg
+    assert _untransposed(k) is k.plain and k.plain.config == tm.STRATEGIES[c.strategy].make_config(**c.params)
+    notes = tm.explain("auto", f"{M}x{N}x{K}", measure=False)["notes"]
+    assert any("runs as its transpose" in n for n in notes), notes
+
+
+@pytest.mark.parametrize("shape,dtype,precision", [
+    ((8192, 16, 8192), "float32", "auto"),    # gemv_ax's chunks
+    ((8192, 49, 8192), "float32", "auto"),    # past AX_TRANSPOSED
+    ((8192, 32, 8192), "float32", "ieee"),    # tf32x3 not allowed
+    ((8192, 32, 100), "float32", "auto"),     # K under TF32X3_MIN_K: ieee
+    ((8192, 32, 8192), "float64", "auto"),
+    ((1000, 32, 4000), "float32", "auto"),    # A under AX_TRANSPOSED_MIN_STREAM
+    ((32, 8192, 8192), "float32", "auto"),    # x·B
+])
+def test_other_products_do_not_run_transposed(no_shipped, shape, dtype, precision):
+    assert dispatch.transposed_choice(*shape, dtype, DEV, precision) is None
+    assert dispatch.choose(*shape, dtype, DEV, precision).transposed is None
+
+
+def test_a_tuned_entry_keeps_its_shape_untransposed(fresh_tunedb):
+    """A user database entry for the shape's bucket overrides the transposed run."""
+    tdb.save_entries({tdb.bucket(8192, 32, 4096): {"strategy": "wgmma_split_k",
+                                                   "params": {"bm": 64, "bn": 64, "split_k": 2}}}, DEV)
+    assert dispatch.transposed_choice(8192, 32, 4096, "float32", DEV) is None
+    assert dispatch.choose(8192, 32, 4096, device=DEV).source == "user-db"
 
 
 @pytest.mark.parametrize("needed", [{"batch"}, {"layouts"}, {"epilogue"}, {"batch", "epilogue", "out_dtype"}])

@@ -147,6 +147,8 @@ def _config_for(strategy: str, M: int, N: int, K: int, dtype: Any, precision: "s
         auto = {"strategy": choice.strategy, "params": dict(choice.params), "source": choice.source,
                 "bucket": choice.bucket, "request": request, "mode": dispatch.get_mode(),
                 "db_entry": choice.entry}
+        if choice.transposed is not None:
+            auto["transposed"] = {"strategy": choice.transposed.strategy, "params": dict(choice.transposed.params)}
         return entry, entry.make_config(**choice.params), dt, auto
     entry = registry.get(strategy)
     dt = entry.default_dtype if dtype is None else as_dtype(dtype)
@@ -284,6 +286,11 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     if auto is not None:
         notes.insert(0, f"auto under precision {auto['request']!r} picks {entry.name} "
                         f"({auto['source']}, bucket {auto['bucket']})")
+        if "transposed" in auto:
+            t = auto["transposed"]
+            notes.insert(1, f"a plain 2-D call of this shape runs as its transpose, C^T = B^T A^T on {t['strategy']} "
+                            f"{t['params']} (both operands read in place column-major, C^T copied into C); "
+                            f"the model below is the pick that batched, epilogue and other-layout calls run")
     out["peak_tflops"] = peak
     out["peak_basis"] = (f"SMs × {FP32_LANES_PER_SM} × 2 × clock" if dt == "float32"
                          else "16-bit tensor cores: SMs × FLOP/clock × clock" if dt.half

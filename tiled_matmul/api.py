@@ -218,6 +218,46 @@ class MatmulKernel:
             return c.get() if da.on_host else c
 
 
+class TransposedKernel:
+    """What `auto` resolves a shape to where it computes plain 2-D calls as their transpose
+    (:attr:`tiled_matmul.dispatch.Choice.transposed`, an A·x product with a few tens of columns):
+    C^T = B^T A^T by `inner`, both operands read in place as column-major, into a scratch C^T that
+    is then copied into C. Calls the general path takes (batches, epilogues, operands in other
+    layouts, host arrays) run `plain`, the shape's own pick, whose `strategy` and `config` this
+    object carries for that path."""
+
+    def __init__(self, inner: MatmulKernel, plain: MatmulKernel):
+        self.inner, self.plain = inner, plain
+        self.strategy, self.config = plain.strategy, plain.config
+
+    def __repr__(self) -> str:
+        return f"TransposedKernel(inner={self.inner!r}, plain={self.plain!r})"
+
+    def _launch_fast(self, a, b, out, M: int, N: int, K: int, device: int, dt: DType):
+        """C = a @ b for 2-D C-contiguous cupy operands that fast_operands vetted (`out` None or
+        one too): C^T computed by `inner`, then copied into C on the current stream."""
+        cp = cupy_bindings().cupy
+        ct = cp.empty((N, M), dtype=a.dtype)
+        self.inner(b.T, a.T, out=ct)
+        c = out if out is not None else cp.empty((M, N), dtype=a.dtype)
+        cp.copyto(c, ct.T)
+        return c
+
+    def _run(self, da: Operand, db: Operand, dout: "Operand | None", dt: DType):
+        """Launch on validated 2-D operands: device ones as :meth:`_launch_fast` (returning `out`'s
+        own object where given, as MatmulKernel._run does); host ones through `plain`."""
+        if da.on_host or (dout is not None and dout.on_host) or not _gpu():
+            return self.plain._run(da, db, dout, dt)
+        import cupy
+
+        M, K = da.shape
+        N = db.shape[1]
+        with cupy.cuda.Device(da.device):
+            out = None if dout is None else _out_view(dout)
+            c = self._launch_fast(_to_device(da), _to_device(db), out, M, N, K, da.device, dt)
+        return c if dout is None else dout.obj
+
+
 class AutoKernel:
     """What ``kernel("auto")`` returns: picks the tuned kernel for each call's shape and precision
     request (`precision`; None: the process default, :func:`tiled_matmul.get_precision`, read at
@@ -266,8 +306,11 @@ class AutoKernel:
         return _gemm(self._resolve, a, b, c, out, **kwargs)
 
 
-def _kernel_of(choice: dispatch.Choice) -> MatmulKernel:
-    return kernel(choice.strategy, **choice.params)
+def _kernel_of(choice: dispatch.Choice) -> "MatmulKernel | TransposedKernel":
+    plain = kernel(choice.strategy, **choice.params)
+    if choice.transposed is None:
+        return plain
+    return TransposedKernel(kernel(choice.transposed.strategy, **choice.transposed.params), plain)
 
 
 def _auto_resolve(M: int, N: int, K: int, dt: DType, device: "int | None", request: str) -> MatmulKernel:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
 import os
+from math import gcd
 
 from . import costmodel, registry, tunedb
 from .configs import cdiv
@@ -46,6 +47,10 @@ class Choice:
     source: str = "heuristic"  # "user-db" | "shipped-db" | "heuristic" | "model"
     bucket: str = ""
     entry: "dict | None" = field(default=None, hash=False, compare=False)
+    #: where `auto` computes a plain 2-D call of this shape as its transpose (C^T = B^T A^T, both
+    #: read in place column-major, then C^T copied into C): the choice for that N x M x K product
+    #: (:func:`transposed_choice`); batched, epilogue and layout calls run the choice above
+    transposed: "Choice | None" = field(default=None, hash=False, compare=False)
 
 
 #: parsed files, keyed by path, with the (mtime_ns, size) they were read at
@@ -139,6 +144,26 @@ MODEL_DTYPES: tuple[str, ...] = ("float64",)
 MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "float32": (("wgmma", "wgmma_split_k"), ("wgmma", "wgmma_split_k", "wgmma_tma_tf32")),
 }
+#: the rungs whose tile height bm is wgmma's n (C^T = B^T A^T per warpgroup: one m64 x n{bm} x k8
+#: instruction covers the tile's rows), so a tile taller than the output spends tensor-core work,
+#: shared memory and registers on padding rows. `auto`'s picks on them (heuristic and model, not
+#: database entries) take the output's height instead, rounded up to what the config allows
+#: (:func:`narrowed`); the grid does not change (one tile row either way). H100, x cuBLAS FP32
+#: (scripts/variants_s26/probe_narrow.py): 17x4096x12617 0.75 -> 1.08 (bm 64 -> 24),
+#: 40x8192x8192 1.18 -> 1.41, 48x4096x8192 1.20 -> 1.41, 31x12329x5807 1.07 -> 1.16
+NARROW_RUNGS: tuple[str, ...] = ("wgmma", "wgmma_split_k")
+#: whether `auto` narrows those picks (a switch for probes that time both ways)
+NARROW_TILES = True
+#: float32 A·x products with AX_TRANSPOSED[0] <= N <= AX_TRANSPOSED[1] columns (N < M, A of at least
+#: AX_TRANSPOSED_MIN_STREAM elements, tf32x3 allowed, no database entry) run as their transpose:
+#: C^T = B^T A^T on the wgmma rungs, whose n (the tile height) then covers the N columns and whose
+#: m the rows of A, both operands read in place as column-major, C^T copied into C (an M x N copy,
+#: ~1% of these products). Their own picks gave the N columns wgmma's m, 64 wide. H100, x cuBLAS
+#: FP32 (probe_narrow.py): 16337x20x13807 0.69 -> 0.99, 4096x24x16384 0.88 -> 1.17, 8192x32x4096
+#: 0.95 -> 1.14, 8192x48x8192 1.18 -> 1.32; at N = 64 (no narrowing left) 1.18 against 1.20.
+#: Below 17 columns gemv_ax's chunks run (heuristic.AX_CHUNK_MAX)
+AX_TRANSPOSED: "tuple[int, int] | None" = (17, 48)
+AX_TRANSPOSED_MIN_STREAM = 2**22
 #: environment variable naming the dispatch mode
 MODE_ENV = "TILED_MATMUL_DISPATCH"
 
@@ -217,6 +242,51 @@ def _model_override(M: int, N: int, K: int, dt: DType, device: Any, precision: s
     return model_choice(M, N, K, dt, device, precision, among) if among else None
 
 
+def narrowed(name: str, params: dict, M: int, device: Any = None) -> dict:
+    """`params` of the rung `name` with the tile height bm lowered to the output's M rounded up to
+    a multiple of 8 (wgmma's n step) and of the config's rows per copy pass, where `name` is one
+    of :data:`NARROW_RUNGS` and that is under its bm and a valid config; else `params` as given.
+
+    >>> narrowed("wgmma_split_k", {"split_k": 2}, 40)
+    {'split_k': 2, 'bm': 40}
+    >>> narrowed("wgmma", {"bm": 64, "bn": 64, "stages": 4, "min_blocks": 2}, 17)["bm"]
+    24
+    >>> narrowed("wgmma", {}, 300), narrowed("gemv_xb", {"mt": 8}, 3)
+    ({}, {'mt': 8})
+    """
+    if not NARROW_TILES or name not in NARROW_RUNGS:
+        return params
+    entry = registry.get(name)
+    cfg = entry.make_config(**params)
+    step = 8 * (cfg.threads // cfg.BK) // gcd(8, cfg.threads // cfg.BK)
+    bm = cdiv(M, step) * step
+    if bm >= cfg.bm:
+        return params
+    new = dict(params, bm=bm)
+    return new if entry.make_config(**new).is_valid(_limits(device)) else params
+
+
+def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
+                      precision: str = "auto") -> "Choice | None":
+    """The choice for the N x M x K product B^T A^T where `auto` computes this A·x product as its
+    transpose (:data:`AX_TRANSPOSED`): the cost model's fastest config of the rungs of
+    :data:`NARROW_RUNGS` for that product, narrowed to its N rows, among those that read both
+    operands column-major in place. None elsewhere, and where a database entry serves the shape."""
+    dt = as_dtype(dtype)
+    if (AX_TRANSPOSED is None or _mode != "auto" or str(dt) != "float32" or not N < M
+            or not AX_TRANSPOSED[0] <= N <= AX_TRANSPOSED[1] or M * K < AX_TRANSPOSED_MIN_STREAM
+            or "tf32x3" not in modes_for(precision, dt, K)):
+        return None
+    dev = device_id(device)
+    if str(dev.cc) != "90" or lookup_entry(M, N, K, dt, dev, precision) is not None:
+        return None
+    best = model_choice(N, M, K, dt, device, precision, NARROW_RUNGS)
+    params = narrowed(best.strategy, _own_params(best), N, device)
+    if (True, True) not in registry.get(best.strategy).make_config(**params).layouts():
+        return None
+    return Choice(best.strategy, params, "model", bucket(N, M, K, dt, precision))
+
+
 def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
                  needed: "frozenset[str]") -> tuple[str, dict]:
     """(strategy, params) `auto` runs for a call whose first pick lacks a feature the call needs
@@ -237,6 +307,7 @@ def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
         best = _model_override(M, N, K, dt, device, mode, name, frozenset(needed))
         if best is not None:
             name, params, source = best.strategy, _own_params(best), "model"
+        params = narrowed(name, dict(params or {}), M, device)
         if len(_choices) >= _MAX_SHAPES:
             _choices.clear()
         hit = _choices[key] = Choice(name, dict(params or {}), source)
@@ -308,9 +379,11 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         best = _model_override(M, N, K, dt, device, precision, name)
         if best is not None:
             name, params, source = best.strategy, _own_params(best), "model"
+    params = narrowed(name, dict(params or {}), M, device)
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
-    choice = _choices[sk] = Choice(name, dict(params or {}), source, key)
+    choice = _choices[sk] = Choice(name, params, source, key,
+                                   transposed=transposed_choice(M, N, K, dt, device, precision))
     return choice
 
 
@@ -345,4 +418,4 @@ def for_shape(M: int, N: int, K: int, dt: DType, device: int, build: Callable[[C
 
 
 __all__ = ["Choice", "choose", "for_shape", "lookup_entry", "clear_cache", "get_mode", "set_mode", "MODES",
-           "MODE_ENV", "model_choice", "measured_efficiencies"]
+           "MODE_ENV", "model_choice", "measured_efficiencies", "narrowed", "transposed_choice"]

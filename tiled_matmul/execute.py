@@ -303,6 +303,12 @@ def replay(resolve_kernel: Callable, a: Any, b: Any, out: Any) -> Any:
     return out if out is not None else C.reshape(out_shape)
 
 
+def _untransposed(kern):
+    """The kernel a general-path call runs: an api.TransposedKernel's `plain` kernel (the
+    transpose is taken for plain 2-D calls only), else `kern`."""
+    return getattr(kern, "plain", kern)
+
+
 def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | None", p: Product,
         g: "Gemm | None" = None):
     """Compute a checked call (see the module docstring) and return what matmul and gemm return:
@@ -437,14 +443,14 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # `auto` picks for the batch as for its matrices stacked (the tiles of every matrix fill
         # the GPU together, so a K split that one small matrix would want is not needed) ...
         shape_m = m * count
-        kern = resolve_kernel(shape_m, N, K, dt, device)
+        kern = _untransposed(resolve_kernel(shape_m, N, K, dt, device))
         # ... except that a batch's matrices are tiled one by one: a tile much taller than one
         # matrix computes padding rows in every matrix (4096 x 64^3 ran 128-row tiles, 3/4 of them
         # padding, at 0.41x cuBLAS). Then the pick is made for one matrix instead.
         bm = getattr(kern.config, "bm", 0)
         if count > 1 and bm and -(-m // bm) * bm > 1.25 * m:
             shape_m = m
-            kern = resolve_kernel(shape_m, N, K, dt, device)
+            kern = _untransposed(resolve_kernel(shape_m, N, K, dt, device))
         elif (count > 1 and bm and getattr(kern.config, "split_k", 1) > 1
               and -(-m // bm) * count > -(-shape_m // bm)):
             # ... and a split-K pick's slices are planned for the stack's tiles: where each matrix
@@ -452,7 +458,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             # rows, not 11; in 2 slices 144 blocks on 132 SMs, 0.69x cuBLAS). Then the pick is made
             # for the matrices padded to whole tiles, stacked.
             shape_m = -(-m // bm) * bm * count
-            kern = resolve_kernel(shape_m, N, K, dt, device)
+            kern = _untransposed(resolve_kernel(shape_m, N, K, dt, device))
         # A rung without the batch, epilogue, layout or out_dtype hooks this call needs (Config.EXTRAS:
         # wgmma_tma has none, wgmma_tma_tf32 the epilogue) picked for it: `auto`'s cp.async rung for the
         # dtype and mode instead (dispatch.plain_choice). Layouts a rung declares (Config.LAYOUTS) it

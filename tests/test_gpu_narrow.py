@@ -1,0 +1,126 @@
+"""GPU checks of `auto`'s narrow wgmma tiles (dispatch.narrowed: the tile height bm lowered to a
+skinny output's M) and of A·x products computed as their transpose (dispatch.AX_TRANSPOSED:
+C^T = B^T A^T on a narrowed tile, both operands read in place column-major, C^T copied into C)
+(marked `gpu`).
+
+Each call writes a NaN-poisoned output and is checked against a float64 reference: normwise
+(tm.check), and per element against the tf32x3 bound and twice cuBLAS FP32's own error (auto's
+claim from K = 128, README "Numerics"). Ragged M and K, K not a multiple of 4 (rows of A off 16
+bytes: element copies), a fresh result and `out=`, NaN/Inf like cupy.matmul, bit-identical
+reruns, and the general path (a batch, an epilogue), which runs the shape's own pick.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import dispatch, numerics
+from tiled_matmul.api import TransposedKernel
+
+from .conftest import poisoned
+
+pytestmark = pytest.mark.gpu
+
+#: A·x shapes auto computes as their transpose: N from 17 to 48, M and K ragged, A >= 2^22 elements
+TRANSPOSED = [(16337, 20, 1807), (4099, 17, 1029), (2049, 33, 4097), (8191, 48, 1000), (1000, 24, 4211),
+              (5003, 40, 1031)]
+#: x·B shapes whose wgmma pick auto narrows (bm under 64)
+NARROW = [(17, 4096, 2617), (40, 2048, 4099), (33, 1000, 5003), (24, 3000, 1031), (48, 1027, 4096)]
+
+
+def _operands(gen, M, N, K):
+    a = gen.uniform(-1, 1, (M, K)).astype(np.float32)
+    b = gen.uniform(-1, 1, (K, N)).astype(np.float32)
+    return a, b
+
+
+def _assert_accurate(out, a, b, what):
+    rep = tm.check(out, a, b)
+    K = a.shape[1]
+    assert rep.passed, (what, rep)
+    assert rep.comp_err <= numerics.bound("tf32x3", K), (what, rep)
+    assert rep.comp_err <= 2 * rep.cublas_comp_err, (what, rep)
+
+
+@pytest.mark.parametrize("shape", TRANSPOSED, ids=["x".join(map(str, s)) for s in TRANSPOSED])
+def test_a_x_runs_transposed_and_correct(shape):
+    import cupy as cp
+
+    M, N, K = shape
+    kern = tm.kernel("auto").kernel_for(M, N, K, "float32")
+    assert isinstance(kern, TransposedKernel), kern
+    assert kern.inner.config.bm == -(-N // 8) * 8, kern
+    gen = cp.random.default_rng(M + N + K)
+    a, b = _operands(gen, M, N, K)
+    out = poisoned((M, N), np.float32)
+    assert tm.matmul(a, b, out=out) is out
+    _assert_accurate(out, a, b, (shape, kern))
+    fresh = tm.matmul(a, b)
+    assert fresh.shape == (M, N) and fresh.flags.c_contiguous
+    assert cp.array_equal(fresh, out), shape  # the same kernels: the same bits
+    again = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=again)
+    assert cp.array_equal(again, out), shape  # deterministic (split-K picks included)
+
+
+@pytest.mark.parametrize("shape", NARROW, ids=["x".join(map(str, s)) for s in NARROW])
+def test_x_b_runs_a_narrow_tile_and_correct(shape):
+    import cupy as cp
+
+    M, N, K = shape
+    choice = dispatch.choose(M, N, K, "float32")
+    assert choice.strategy in dispatch.NARROW_RUNGS and choice.params.get("bm", 128) < 64, choice
+    gen = cp.random.default_rng(M + N + K)
+    a, b = _operands(gen, M, N, K)
+    out = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=out)
+    _assert_accurate(out, a, b, (shape, choice))
+    again = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=again)
+    assert cp.array_equal(again, out), shape
+
+
+def test_transposed_nan_and_inf_propagate_like_cupy_matmul(rng):
+    import cupy as cp
+
+    for M, N, K in [(4099, 17, 1029), (2049, 33, 4097)]:
+        assert isinstance(tm.kernel("auto").kernel_for(M, N, K, "float32"), TransposedKernel)
+        a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
+        b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float32))
+        a[M - 1, K - 1] = np.inf      # the last row and column: the ragged edges of both tiles
+        a[3, :] = 0.0
+        b[5, N - 1] = np.inf          # 0 * Inf in row 3: NaN
+        a[3, 5] = 0.0
+        b[K // 2, 0] = np.nan
+        a[M // 2, 7] = -np.inf
+        ref = cp.matmul(a, b)
+        out = poisoned((M, N), np.float32)
+        tm.matmul(a, b, out=out)
+        assert cp.array_equal(cp.isnan(out), cp.isnan(ref)), (M, N, K)
+        assert cp.array_equal(cp.isposinf(out), cp.isposinf(ref)), (M, N, K)
+        assert cp.array_equal(cp.isneginf(out), cp.isneginf(ref)), (M, N, K)
+        fin = cp.isfinite(ref)
+        assert cp.allclose(out[fin], ref[fin], rtol=1e-4, atol=1e-4)
+        assert int(cp.isnan(ref).sum()) > 0 and int(cp.isinf(ref).sum()) > 0
+
+
+def test_transposed_shapes_on_the_general_path():
+    """A batch, a gemm epilogue and host operands of a transposed shape run its own pick (the
+    general path), and agree with the transposed call."""
+    import cupy as cp
+
+    M, N, K = 4099, 20, 1029
+    gen = cp.random.default_rng(7)
+    a, b = _operands(gen, M, N, K)
+    plain = tm.matmul(a, b)
+    bias = gen.uniform(-1, 1, (N,)).astype(np.float32)
+    got = tm.gemm(a, b, bias=bias, alpha=2.0)
+    assert cp.allclose(got, 2.0 * plain + bias, rtol=1e-5, atol=1e-5)
+    stack = tm.matmul(cp.stack([a, a]), b)
+    for i in range(2):
+        _assert_accurate(stack[i], a, b, ("batch", i))
+    host = tm.matmul(cp.asnumpy(a), cp.asnumpy(b))
+    assert isinstance(host, np.ndarray)
+    _assert_accurate(host, a, b, "host")

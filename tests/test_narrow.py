@@ -1,0 +1,42 @@
+"""The narrow wgmma tiles `auto` runs (dispatch.narrowed: bm lowered to a skinny output's height,
+and the transposed A·x products, which read both operands column-major): every height from 8 to
+56 compiles with nvcc for sm_90a, plain and with the column-major layouts, without spills and
+with wgmma's MMAs left asynchronous (CPU only)."""
+
+from __future__ import annotations
+
+import pytest
+
+import tiled_matmul as tm
+from tiled_matmul import dispatch, registry
+from tiled_matmul.epilogue import ExSpec
+from tiled_matmul.ptxas import _report, nvcc_path
+from tiled_matmul.render import kernel_name, render
+
+from .conftest import HAS_NVCC
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")]
+
+#: the configs the rungs' picks narrow from (their search spaces' bn / stages / min_blocks shapes)
+BASES = [("wgmma", dict(bn=128, stages=6)), ("wgmma", dict(bn=64, stages=4, min_blocks=2)),
+         ("wgmma_split_k", dict(bn=128, stages=6, split_k=4)), ("wgmma_split_k", dict(bn=64, stages=4, min_blocks=2, split_k=8))]
+CASES = [(name, dict(base, bm=bm), layout) for name, base in BASES for bm in (8, 16, 24, 32, 40, 48, 56)
+         for layout in (False, True)]
+
+
+@pytest.mark.parametrize("name,params,layout", CASES,
+                         ids=[f"{n}-{'-'.join(f'{k}{v}' for k, v in p.items())}-{'cols' if lay else 'rows'}"
+                              for n, p, lay in CASES])
+def test_narrow_tiles_compile_without_spills(name, params, layout):
+    entry = registry.get(name)
+    cfg = entry.make_config(**params)
+    assert cfg.is_valid(tm.device_limits())
+    assert dispatch.narrowed(name, dict(params, bm=64), params["bm"]) == params  # a height auto picks
+    ex = ExSpec("float", a_col=True, b_col=True, ld=True) if layout else None
+    if layout:
+        assert (True, True) in cfg.layouts()
+    rep = _report(nvcc_path(), render(entry, cfg, "float32", ex), cfg.NVRTC_ARCH or "sm_90",
+                  kernel_name(name, cfg, "float32"), f"{name} {params}")
+    assert rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    assert "are serialized" not in rep.log, rep.log
