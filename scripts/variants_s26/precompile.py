@@ -1,0 +1,80 @@
+"""Fill a cubin cache (compile.cubin_cache_dir's layout) on a machine without a GPU, with this
+machine's NVRTC, for the kernels the twenty-sixth session's GPU run compiles: the held-out probe's
+variants and the narrow/transposed tests' picks. Carried to the device with CUPY_CACHE_DIR set,
+it saves the device's NVRTC time where the NVRTC versions match (the digest includes the version,
+so a mismatch only misses).
+
+    PYTHONPATH=. python3 scripts/variants_s26/precompile.py CACHE_DIR
+"""
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+from cupy.cuda import nvrtc
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from probe_heldout import chunk_shapes, resolved, shapes  # noqa: E402
+
+from tiled_matmul.compile import NVRTC_OPTIONS  # noqa: E402
+from tiled_matmul.epilogue import ExSpec  # noqa: E402
+from tiled_matmul.render import kernel_name, render  # noqa: E402
+
+COLS = ExSpec("float", a_col=True, b_col=True, ld=True)
+
+
+def kernels_for(M, N, K, **kw):
+    k = resolved(M, N, K, **kw)
+    out = [(k.strategy if hasattr(k, "strategy") else k.plain.strategy, k.config, None)]
+    if hasattr(k, "inner"):
+        out.append((k.inner.strategy, k.inner.config, COLS))
+    return out
+
+
+def main() -> None:
+    root = Path(sys.argv[1])
+    root.mkdir(parents=True, exist_ok=True)
+    rs = np.random.default_rng(2601)
+    wanted = []
+    for s in shapes(rs, 10, "N"):
+        for kw in (dict(narrow=False, transposed=None), {}, dict(transposed=(17, 64))):
+            wanted += kernels_for(*s, **kw)
+    for s in shapes(rs, 10, "M"):
+        for kw in (dict(narrow=False, transposed=None), {}, dict(chunk_max=16)):
+            wanted += kernels_for(*s, **kw)
+    for s in chunk_shapes(rs, 5):
+        for kw in ({}, dict(chunk_max=16)):
+            wanted += kernels_for(*s, **kw)
+    from tests.test_gpu_narrow import NARROW, TRANSPOSED  # noqa: E402
+    for s in TRANSPOSED + NARROW + [(4099, 17, 1029), (2049, 33, 4097)]:
+        wanted += kernels_for(*s)
+    seen = set()
+    for entry, cfg, ex in wanted:
+        if entry.name.startswith("gemv") or entry.name == "wgmma_tma_tf32":
+            pass  # compiled like any other: same path
+        key = (entry.name, cfg, ex)
+        if key in seen:
+            continue
+        seen.add(key)
+        source = render(entry, cfg, "float32", ex)
+        name = kernel_name(entry.name, cfg, "float32")
+        arch = cfg.NVRTC_ARCH or "sm_90"
+        options = (*NVRTC_OPTIONS, f"-arch={arch}")
+        digest = hashlib.sha256(repr((source, options, nvrtc.getVersion())).encode()).hexdigest()[:32]
+        path = root / f"{name}-{digest}.cubin"
+        if path.exists():
+            continue
+        prog = nvrtc.createProgram(source, f"{name}.cu", (), ())
+        try:
+            nvrtc.compileProgram(prog, list(options))
+            path.write_bytes(nvrtc.getCUBIN(prog))
+        finally:
+            nvrtc.destroyProgram(prog)
+        print(name, ex is not None, path.stat().st_size, flush=True)
+    print(len(seen), "kernels")
+
+
+if __name__ == "__main__":
+    main()
