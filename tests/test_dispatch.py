@@ -156,8 +156,8 @@ def test_database_entries_are_not_narrowed():
     assert c.source == "shipped-db" and c.params == c.entry["params"], c
 
 
-@pytest.mark.parametrize("shape", [(16337, 20, 13807), (4096, 24, 16384), (8192, 32, 4096), (4099, 17, 1029),
-                                   (8191, 48, 1000)])
+@pytest.mark.parametrize("shape", [(16337, 20, 13807), (4096, 24, 16384), (8192, 32, 4096), (4099, 17, 4111),
+                                   (8191, 48, 2053)])
 def test_a_x_with_17_to_48_columns_runs_transposed(no_shipped, shape):
     """The choice for B^T A^T: a wgmma rung whose tile height covers the N columns, reading both
     operands column-major in place; auto's kernel object runs it for plain calls and the shape's
@@ -184,7 +184,7 @@ def test_a_x_with_17_to_48_columns_runs_transposed(no_shipped, shape):
     ((8192, 32, 8192), "float32", "ieee"),    # tf32x3 not allowed
     ((8192, 32, 100), "float32", "auto"),     # K under TF32X3_MIN_K: ieee
     ((8192, 32, 8192), "float64", "auto"),
-    ((1000, 32, 4000), "float32", "auto"),    # A under AX_TRANSPOSED_MIN_STREAM
+    ((4000, 32, 4000), "float32", "auto"),    # A under AX_TRANSPOSED_MIN_STREAM
     ((32, 8192, 8192), "float32", "auto"),    # x·B
 ])
 def test_other_products_do_not_run_transposed(no_shipped, shape, dtype, precision):

@@ -23,9 +23,9 @@ from .conftest import poisoned
 
 pytestmark = pytest.mark.gpu
 
-#: A·x shapes auto computes as their transpose: N from 17 to 48, M and K ragged, A >= 2^22 elements
-TRANSPOSED = [(16337, 20, 1807), (4099, 17, 1029), (2049, 33, 4097), (8191, 48, 1000), (1000, 24, 4211),
-              (5003, 40, 1031)]
+#: A·x shapes auto computes as their transpose: N from 17 to 48, M and K ragged, A >= 2^24 elements
+TRANSPOSED = [(16337, 20, 1807), (4099, 17, 4111), (4097, 33, 4099), (8191, 48, 2053), (2000, 24, 8389),
+              (5003, 40, 3355)]
 #: x·B shapes whose wgmma pick auto narrows (bm under 64)
 NARROW = [(17, 4096, 2617), (40, 2048, 4099), (33, 1000, 5003), (24, 3000, 1031), (48, 1027, 4096)]
 
@@ -85,7 +85,7 @@ def test_x_b_runs_a_narrow_tile_and_correct(shape):
 def test_transposed_nan_and_inf_propagate_like_cupy_matmul(rng):
     import cupy as cp
 
-    for M, N, K in [(4099, 17, 1029), (2049, 33, 4097)]:
+    for M, N, K in [(4099, 17, 4111), (4097, 33, 4099)]:
         assert isinstance(tm.kernel("auto").kernel_for(M, N, K, "float32"), TransposedKernel)
         a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
         b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float32))
@@ -111,7 +111,7 @@ def test_transposed_shapes_on_the_general_path():
     general path), and agree with the transposed call."""
     import cupy as cp
 
-    M, N, K = 4099, 20, 1029
+    M, N, K = 4099, 20, 4111
     gen = cp.random.default_rng(7)
     a, b = _operands(gen, M, N, K)
     plain = tm.matmul(a, b)

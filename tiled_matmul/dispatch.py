@@ -161,9 +161,11 @@ NARROW_TILES = True
 #: ~1% of these products). Their own picks gave the N columns wgmma's m, 64 wide. H100, x cuBLAS
 #: FP32 (probe_narrow.py): 16337x20x13807 0.69 -> 0.99, 4096x24x16384 0.88 -> 1.17, 8192x32x4096
 #: 0.95 -> 1.14, 8192x48x8192 1.18 -> 1.32; at N = 64 (no narrowing left) 1.18 against 1.20.
-#: Below 17 columns gemv_ax's chunks run (heuristic.AX_CHUNK_MAX)
+#: Below 17 columns gemv_ax's chunks run (heuristic.AX_CHUNK_MAX). The transposed call goes through
+#: the general path's kept plan and a copy kernel (tens of microseconds of host work), so A must
+#: hold 2^24 elements (64 MiB, 25 us of streaming at a copy's rate) for the GPU to stay ahead
 AX_TRANSPOSED: "tuple[int, int] | None" = (17, 48)
-AX_TRANSPOSED_MIN_STREAM = 2**22
+AX_TRANSPOSED_MIN_STREAM = 2**24
 #: environment variable naming the dispatch mode
 MODE_ENV = "TILED_MATMUL_DISPATCH"
 

@@ -4,7 +4,9 @@ variants and the narrow/transposed tests' picks. Carried to the device with CUPY
 it saves the device's NVRTC time where the NVRTC versions match (the digest includes the version,
 so a mismatch only misses).
 
-    PYTHONPATH=. python3 scripts/variants_s26/precompile.py CACHE_DIR
+    PYTHONPATH=. python3 scripts/variants_s26/precompile.py CACHE_DIR [COUNT]
+
+COUNT is the probe's --count (10 by default): the shapes follow from its seed and count.
 """
 import hashlib
 import os
@@ -36,15 +38,16 @@ def kernels_for(M, N, K, **kw):
 def main() -> None:
     root = Path(sys.argv[1])
     root.mkdir(parents=True, exist_ok=True)
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
     rs = np.random.default_rng(2601)
     wanted = []
-    for s in shapes(rs, 10, "N"):
+    for s in shapes(rs, count, "N"):
         for kw in (dict(narrow=False, transposed=None), {}, dict(transposed=(17, 64))):
             wanted += kernels_for(*s, **kw)
-    for s in shapes(rs, 10, "M"):
+    for s in shapes(rs, count, "M"):
         for kw in (dict(narrow=False, transposed=None), {}, dict(chunk_max=16)):
             wanted += kernels_for(*s, **kw)
-    for s in chunk_shapes(rs, 5):
+    for s in chunk_shapes(rs, count // 2):
         for kw in ({}, dict(chunk_max=16)):
             wanted += kernels_for(*s, **kw)
     from tests.test_gpu_narrow import NARROW, TRANSPOSED  # noqa: E402
@@ -52,8 +55,6 @@ def main() -> None:
         wanted += kernels_for(*s)
     seen = set()
     for entry, cfg, ex in wanted:
-        if entry.name.startswith("gemv") or entry.name == "wgmma_tma_tf32":
-            pass  # compiled like any other: same path
         key = (entry.name, cfg, ex)
         if key in seen:
             continue
