@@ -125,19 +125,21 @@ def test_model_tiles_leave_other_float32_picks_to_the_heuristic(no_shipped, shap
                                          ("wgmma_split_k", {"split_k": 4}), ("wgmma_split_k", dict(bm=128, bn=128, stages=3)),
                                          ("wgmma", dict(bm=96, bn=256, stages=3))])
 def test_narrowed_lowers_the_tile_to_the_output_and_no_further(name, params, M):
-    """bm becomes the least valid height (a multiple of 8 and of the rows per copy pass) that holds
-    M, only where that is under the config's own; every other param is kept."""
+    """bm becomes the least valid height (a multiple of 8 and of the rows per copy pass, within
+    dispatch.NARROW_HEIGHTS) that holds M, only where that is under the config's own; every other
+    param is kept."""
+    lo, hi = dispatch.NARROW_HEIGHTS
     cfg = tm.STRATEGIES[name].make_config(**params)
     got = dispatch.narrowed(name, dict(params), M, DEV)
     new = tm.STRATEGIES[name].make_config(**got)
-    assert new.is_valid(DEV and tm.device_limits())
+    assert new.is_valid(tm.device_limits())
     assert {k: v for k, v in new.params().items() if k != "bm"} == {k: v for k, v in cfg.params().items() if k != "bm"}
     rows = cfg.threads // cfg.BK
     assert new.bm <= cfg.bm and new.bm % 8 == 0 and new.bm % rows == 0
     if new.bm < cfg.bm:
-        assert M <= new.bm < M + max(8, rows)  # the least such height
+        assert lo <= new.bm <= hi and max(M, lo) <= new.bm < max(M, lo) + max(8, rows)  # the least such height
     else:
-        assert M > cfg.bm - max(8, rows)  # nothing lower holds M
+        assert max(M, lo) > min(cfg.bm, hi) - max(8, rows)  # nothing lower holds M
     assert dispatch.narrowed("gemv_xb", {"mt": 8}, M, DEV) == {"mt": 8}  # other rungs: as given
 
 
@@ -481,3 +483,38 @@ def test_the_heuristic_gives_every_shape_a_valid_config(dtype):
         tm.STRATEGIES[name].make_config(**params).validate(H100_LIMITS, dtype)
     assert recommend(2, 4096, 100, "float32", sms=132) == ("gemv_xb", {"mt": 2})
     assert recommend(8, 4096, 100, "float32", sms=132) == ("gemv_xb", {"mt": 8, "unroll": 4})
+
+
+def test_transposed_kernel_computes_c_from_its_transpose(monkeypatch):
+    """TransposedKernel's glue on NumPy stand-ins (no GPU): `inner` is handed B^T and A^T (views)
+    and a scratch C^T; C, fresh or the caller's, is C^T's transpose. Host operands, and every
+    call without a GPU, go to `plain`."""
+    import types
+
+    from tiled_matmul import api
+
+    calls = []
+
+    class Inner:
+        def __call__(self, a, b, out=None):
+            calls.append((a.shape, b.shape, a.flags.f_contiguous, b.flags.f_contiguous, out.shape))
+            np.matmul(a, b, out=out)
+
+    class Plain:
+        strategy, config = "plain-strategy", "plain-config"
+
+        def _run(self, da, db, dout, dt):
+            return "plain"
+
+    monkeypatch.setattr(api, "cupy_bindings", lambda: types.SimpleNamespace(cupy=np))
+    k = api.TransposedKernel(Inner(), Plain())
+    assert (k.strategy, k.config) == ("plain-strategy", "plain-config")  # what the general path reads
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((37, 11)), rng.standard_normal((11, 5))
+    c = k._launch_fast(a, b, None, 37, 5, 11, 0, None)
+    assert c.shape == (37, 5) and c.flags.c_contiguous and np.allclose(c, a @ b)
+    out = np.full((37, 5), np.nan)
+    assert k._launch_fast(a, b, out, 37, 5, 11, 0, None) is out and np.allclose(out, a @ b)
+    assert calls == [((5, 11), (11, 37), True, True, (5, 37))] * 2
+    host = types.SimpleNamespace(on_host=True)
+    assert k._run(host, host, None, None) == "plain"

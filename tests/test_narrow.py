@@ -1,7 +1,7 @@
 """The narrow wgmma tiles `auto` runs (dispatch.narrowed: bm lowered to a skinny output's height,
-and the transposed A·x products, which read both operands column-major): every height from 8 to
-56 compiles with nvcc for sm_90a, plain and with the column-major layouts, without spills and
-with wgmma's MMAs left asynchronous (CPU only)."""
+and the transposed A·x products, which read both operands column-major): every height `auto`
+uses (dispatch.NARROW_HEIGHTS) compiles with nvcc for sm_90a, plain and with the column-major
+layouts, without spills and with wgmma's MMAs left asynchronous (CPU only)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not HAS_NVCC, reason="nvcc is
 #: the configs the rungs' picks narrow from (their search spaces' bn / stages / min_blocks shapes)
 BASES = [("wgmma", dict(bn=128, stages=6)), ("wgmma", dict(bn=64, stages=4, min_blocks=2)),
          ("wgmma_split_k", dict(bn=128, stages=6, split_k=4)), ("wgmma_split_k", dict(bn=64, stages=4, min_blocks=2, split_k=8))]
-CASES = [(name, dict(base, bm=bm), layout) for name, base in BASES for bm in (8, 16, 24, 32, 40, 48, 56)
-         for layout in (False, True)]
+HEIGHTS = range(dispatch.NARROW_HEIGHTS[0], dispatch.NARROW_HEIGHTS[1] + 1, 8)
+CASES = [(name, dict(base, bm=bm), layout) for name, base in BASES for bm in HEIGHTS for layout in (False, True)]
 
 
 @pytest.mark.parametrize("name,params,layout", CASES,

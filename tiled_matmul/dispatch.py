@@ -152,6 +152,9 @@ MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 #: (scripts/variants_s26/probe_narrow.py): 17x4096x12617 0.75 -> 1.08 (bm 64 -> 24),
 #: 40x8192x8192 1.18 -> 1.41, 48x4096x8192 1.20 -> 1.41, 31x12329x5807 1.07 -> 1.16
 NARROW_RUNGS: tuple[str, ...] = ("wgmma", "wgmma_split_k")
+#: the narrowed heights `auto` uses: those run on the H100 (24-48, both operand layouts; a shorter
+#: output takes 24 rows, and 49-63 rows keep the 64-row tile)
+NARROW_HEIGHTS = (24, 48)
 #: whether `auto` narrows those picks (a switch for probes that time both ways)
 NARROW_TILES = True
 #: float32 A·x products with AX_TRANSPOSED[0] <= N <= AX_TRANSPOSED[1] columns (N < M, A of at least
@@ -246,23 +249,24 @@ def _model_override(M: int, N: int, K: int, dt: DType, device: Any, precision: s
 
 def narrowed(name: str, params: dict, M: int, device: Any = None) -> dict:
     """`params` of the rung `name` with the tile height bm lowered to the output's M rounded up to
-    a multiple of 8 (wgmma's n step) and of the config's rows per copy pass, where `name` is one
-    of :data:`NARROW_RUNGS` and that is under its bm and a valid config; else `params` as given.
+    a multiple of 8 (wgmma's n step) and of the config's rows per copy pass, and at least
+    NARROW_HEIGHTS[0], where `name` is one of :data:`NARROW_RUNGS` and that is at most
+    NARROW_HEIGHTS[1], under its bm and a valid config; else `params` as given.
 
     >>> narrowed("wgmma_split_k", {"split_k": 2}, 40)
     {'split_k': 2, 'bm': 40}
     >>> narrowed("wgmma", {"bm": 64, "bn": 64, "stages": 4, "min_blocks": 2}, 17)["bm"]
     24
-    >>> narrowed("wgmma", {}, 300), narrowed("gemv_xb", {"mt": 8}, 3)
-    ({}, {'mt': 8})
+    >>> narrowed("wgmma", {}, 300), narrowed("wgmma", {}, 57), narrowed("gemv_xb", {"mt": 8}, 3)
+    ({}, {}, {'mt': 8})
     """
     if not NARROW_TILES or name not in NARROW_RUNGS:
         return params
     entry = registry.get(name)
     cfg = entry.make_config(**params)
     step = 8 * (cfg.threads // cfg.BK) // gcd(8, cfg.threads // cfg.BK)
-    bm = cdiv(M, step) * step
-    if bm >= cfg.bm:
+    bm = cdiv(max(M, NARROW_HEIGHTS[0]), step) * step
+    if bm >= cfg.bm or bm > NARROW_HEIGHTS[1]:
         return params
     new = dict(params, bm=bm)
     return new if entry.make_config(**new).is_valid(_limits(device)) else params
