@@ -21,19 +21,22 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not HAS_NVCC, reason="nvcc is
 BASES = [("wgmma", dict(bn=128, stages=6)), ("wgmma", dict(bn=64, stages=4, min_blocks=2)),
          ("wgmma_split_k", dict(bn=128, stages=6, split_k=4)), ("wgmma_split_k", dict(bn=64, stages=4, min_blocks=2, split_k=8))]
 HEIGHTS = range(dispatch.NARROW_HEIGHTS[0], dispatch.NARROW_HEIGHTS[1] + 1, 8)
-CASES = [(name, dict(base, bm=bm), layout) for name, base in BASES for bm in HEIGHTS for layout in (False, True)]
+#: plain, both operands column-major (the transposed A·x), and a batch with a fused epilogue (the
+#: general path's narrowed picks: dispatch.plain_choice)
+SPECS = {"rows": None, "cols": ExSpec("float", a_col=True, b_col=True, ld=True),
+         "epilogue": ExSpec("float", batched=True, alpha=True, beta=True, bias=1, activation="relu")}
+CASES = [(name, dict(base, bm=bm), spec) for name, base in BASES for bm in HEIGHTS for spec in SPECS]
 
 
-@pytest.mark.parametrize("name,params,layout", CASES,
-                         ids=[f"{n}-{'-'.join(f'{k}{v}' for k, v in p.items())}-{'cols' if lay else 'rows'}"
-                              for n, p, lay in CASES])
-def test_narrow_tiles_compile_without_spills(name, params, layout):
+@pytest.mark.parametrize("name,params,spec", CASES,
+                         ids=[f"{n}-{'-'.join(f'{k}{v}' for k, v in p.items())}-{spec}" for n, p, spec in CASES])
+def test_narrow_tiles_compile_without_spills(name, params, spec):
     entry = registry.get(name)
     cfg = entry.make_config(**params)
     assert cfg.is_valid(tm.device_limits())
     assert dispatch.narrowed(name, dict(params, bm=64), params["bm"]) == params  # a height auto picks
-    ex = ExSpec("float", a_col=True, b_col=True, ld=True) if layout else None
-    if layout:
+    ex = SPECS[spec]
+    if spec == "cols":
         assert (True, True) in cfg.layouts()
     rep = _report(nvcc_path(), render(entry, cfg, "float32", ex), cfg.NVRTC_ARCH or "sm_90",
                   kernel_name(name, cfg, "float32"), f"{name} {params}")
