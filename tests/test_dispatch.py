@@ -176,8 +176,11 @@ def test_a_x_with_17_to_48_columns_runs_transposed(no_shipped, shape):
     k = tm.kernel("auto").kernel_for(M, N, K, "float32", device=0)
     assert isinstance(k, TransposedKernel) and k.inner.config == cfg
     assert _untransposed(k) is k.plain and k.plain.config == tm.STRATEGIES[c.strategy].make_config(**c.params)
-    notes = tm.explain("auto", f"{M}x{N}x{K}", measure=False)["notes"]
-    assert any("runs as its transpose" in n for n in notes), notes
+    m = tm.explain("auto", f"{M}x{N}x{K}", measure=False)
+    assert any("runs as its transpose" in n for n in m["notes"]), m["notes"]
+    from tiled_matmul.analysis import explain_table
+
+    assert f"C^T = B^T A^T on {t.strategy}" in explain_table(m).title
 
 
 @pytest.mark.parametrize("shape,dtype,precision", [
