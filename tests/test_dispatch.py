@@ -409,6 +409,7 @@ def test_search_space_is_valid_and_tunable():
     ((256, 256, 131072), "float64", ["dmma", "dmma_split_k"], ("ieee",)),
     ((1, 8192, 8192), "float32", None, ("ieee",)),
     ((3001, 2999, 3007), "float32", None, ("tf32x3",)),
+    ((40, 8192, 8192), "float32", ["wgmma", "wgmma_split_k"], ("tf32x3",)),
 ])
 def test_tune_candidates_hold_the_search_space_and_the_models_first_picks(shape, dtype, strategies, modes):
     """The tuner times its search space and, after it, the cost model's fastest predictions it lacks
@@ -426,6 +427,11 @@ def test_tune_candidates_hold_the_search_space_and_the_models_first_picks(shape,
     keyed = {(e.name, c) for e, c in cands}
     for p in ranked[:tune_mod.MODEL_PICKS]:
         assert (p.strategy, tm.STRATEGIES[p.strategy].make_config(**p.params)) in keyed, p
+        # ... and as auto runs them, cut to the output's height (the 40-row product: bm 40)
+        cut = dispatch.narrowed(p.strategy, dict(p.params), shape[0])
+        assert (p.strategy, tm.STRATEGIES[p.strategy].make_config(**cut)) in keyed, (p, cut)
+    if shape[0] == 40:
+        assert any(c.bm == 40 for e, c in cands[len(space):])
     if dtype == "float64":  # the model's split of 32, which no search-space config has
         assert any(e.name == "dmma_split_k" and c.split_k == 32 for e, c in cands[len(space):])
 

@@ -158,8 +158,9 @@ def candidates(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[st
                precision: str = "auto") -> list[tuple[registry.Strategy, Config]]:
     """What :func:`tune` times for a shape: :func:`search_space`, then the cost model's
     MODEL_PICKS fastest predicted candidates (of `strategies`, in `modes`, under the request
-    `precision`) that it lacks."""
-    from .dispatch import measured_efficiencies
+    `precision`) that it lacks, each also with its tile cut to the output as `auto` runs it
+    (:func:`tiled_matmul.dispatch.narrowed`)."""
+    from .dispatch import measured_efficiencies, narrowed
 
     if isinstance(strategies, str):
         strategies = [strategies]
@@ -172,10 +173,12 @@ def candidates(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[st
         return space
     for p in ranked[:MODEL_PICKS]:
         entry = registry.get(p.strategy)
-        cfg = entry.make_config(**p.params)
-        if (modes is None or cfg.precision in modes) and (entry.name, cfg) not in have and cfg.is_valid(device, dtype):
-            space.append((entry, cfg))
-            have.add((entry.name, cfg))
+        # the pick as the model ranks it, and as `auto` runs it: its tile cut to the output
+        for params in (p.params, narrowed(p.strategy, dict(p.params), M, device)):
+            cfg = entry.make_config(**params)
+            if (modes is None or cfg.precision in modes) and (entry.name, cfg) not in have and cfg.is_valid(device, dtype):
+                space.append((entry, cfg))
+                have.add((entry.name, cfg))
     return space
 
 
