@@ -533,3 +533,6 @@ def test_transposed_kernel_computes_c_from_its_transpose(monkeypatch):
     assert calls == [((5, 11), (11, 37), True, True, (5, 37))] * 2
     host = types.SimpleNamespace(on_host=True)
     assert k._run(host, host, None, None) == "plain"
+    real = tm.kernel("auto").kernel_for(16337, 20, 13807, "float32", device=0)
+    assert real.source() == real.plain.source()  # what kernel_for's users read: the general path's kernel
+    assert real.launch_dims(16337, 20) == real.plain.launch_dims(16337, 20)

@@ -229,9 +229,22 @@ class TransposedKernel:
     def __init__(self, inner: MatmulKernel, plain: MatmulKernel):
         self.inner, self.plain = inner, plain
         self.strategy, self.config = plain.strategy, plain.config
+        self._resolve: Resolver = lambda M, N, K, dt, device: self
+        self._resolve.fixed = True
 
     def __repr__(self) -> str:
         return f"TransposedKernel(inner={self.inner!r}, plain={self.plain!r})"
+
+    def __getattr__(self, name: str):
+        # source(), compiled(), launch_dims(), gemm(): the general path's kernel, `plain` (never
+        # for `plain` itself, which a half-built object, a copy or an unpickle, lacks)
+        if name in ("plain", "inner") or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.plain, name)
+
+    def __call__(self, a: Any, b: Any, out: Any = None, *, out_dtype: Any = None):
+        """C = a @ b, as `auto` runs this shape (see the class)."""
+        return _call(self._resolve, a, b, out, out_dtype=out_dtype)
 
     def _launch_fast(self, a, b, out, M: int, N: int, K: int, device: int, dt: DType):
         """C = a @ b for 2-D C-contiguous cupy operands that fast_operands vetted (`out` None or
