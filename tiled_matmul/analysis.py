@@ -412,12 +412,14 @@ def explain_table(m: dict[str, Any]):
     from rich.table import Table
 
     M, N, K = m["shape"]
-    p = " ".join(f"{k}={v}" for k, v in m["params"].items())
+    def spelled(params: dict) -> str:
+        return " ".join(f"{k}={v}" for k, v in params.items())
+
+    p = spelled(m["params"])
     pick = f"auto (precision {m['auto']['request']}) → " if m.get("auto") else ""
     if m.get("auto") and "transposed" in m["auto"]:
         t = m["auto"]["transposed"]
-        pick += (f"plain calls: C^T = B^T A^T on {t['strategy']} "
-                 f"({' '.join(f'{k}={v}' for k, v in t['params'].items())}); batched, epilogue, other layouts: ")
+        pick += f"plain calls: C^T = B^T A^T on {t['strategy']} ({spelled(t['params'])}); batched, epilogue, other layouts: "
     prec = f", {m['precision']}" if m.get("precision") else ""
     t = Table(title=f"{pick}{m['strategy']} ({p}) at {M}×{N}×{K}, {m['dtype']}{prec} — {m['device']}", title_justify="left",
               show_header=True)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
 import os
-from math import gcd
+from math import lcm
 
 from . import costmodel, registry, tunedb
 from .configs import cdiv
@@ -266,7 +266,7 @@ def narrowed(name: str, params: dict, M: int, device: Any = None) -> dict:
         return params
     entry = registry.get(name)
     cfg = entry.make_config(**params)
-    step = 8 * (cfg.threads // cfg.BK) // gcd(8, cfg.threads // cfg.BK)
+    step = lcm(8, cfg.threads // cfg.BK)
     bm = cdiv(max(M, NARROW_HEIGHTS[0]), step) * step
     if bm >= cfg.bm or bm > NARROW_HEIGHTS[1]:
         return params
@@ -318,7 +318,7 @@ def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
         params = narrowed(name, dict(params or {}), M, device)
         if len(_choices) >= _MAX_SHAPES:
             _choices.clear()
-        hit = _choices[key] = Choice(name, dict(params or {}), source)
+        hit = _choices[key] = Choice(name, params, source)
     return hit.strategy, dict(hit.params)
 
 
