@@ -281,6 +281,15 @@ def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Confi
     CuPy loads it as a RawModule.
     """
     import cupy
+
+    path = cached_cubin(source, name, arch, strategy, config, dtype)
+    return cupy.RawModule(path=str(path)).get_function(symbol or name)
+
+
+def cached_cubin(source: str, name: str, arch: str, strategy: str, config: Config, dtype: str) -> Path:
+    """The cubin of `source` for `arch` in :func:`cubin_cache_dir`, compiled by NVRTC first where
+    it is not there yet (keyed by a hash of source, options and NVRTC version). Needs NVRTC, not a
+    GPU. Raises KernelCompileError with NVRTC's log when the source does not compile."""
     from cupy.cuda import nvrtc
 
     options = (*NVRTC_OPTIONS, f"-arch={arch}")
@@ -302,7 +311,7 @@ def _arch_kernel(source: str, name: str, arch: str, strategy: str, config: Confi
         with os.fdopen(fd, "wb") as fh:
             fh.write(cubin)
         os.replace(tmp, path)
-    return cupy.RawModule(path=str(path)).get_function(symbol or name)
+    return path
 
 
 def _with_expression(exc: KernelCompileError, ex: "ExSpec | None") -> KernelCompileError:

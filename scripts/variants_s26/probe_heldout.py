@@ -70,7 +70,7 @@ def shapes(rs, count, small_side):
         if small_side == "M" and len(out) % 2 == 0:
             big = -(-big // 4) * 4
         K = int(round(math.exp(rs.uniform(math.log(500), math.log(20000)))))
-        if big * K < (2**24 if small_side == "N" else 2**22):  # A·x: dispatch.AX_TRANSPOSED_MIN_STREAM
+        if big * K < (dispatch.AX_TRANSPOSED_MIN_STREAM if small_side == "N" else heuristic.XB_TMA_MIN_STREAM_8):
             continue
         out.append((big, small, K) if small_side == "N" else (small, big, K))
     return out
