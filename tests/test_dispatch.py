@@ -153,6 +153,65 @@ def test_auto_narrows_skinny_wgmma_picks(no_shipped, shape):
     assert shape[0] <= cfg.bm < shape[0] + 8, c
 
 
+@pytest.mark.parametrize("shape,to", [
+    ((28, 19244, 4044), "narrow"),    # gemv_xb_tma's chunks over 2^24 elements of B
+    ((17, 12228, 3936), "narrow"),
+    ((31, 16772, 4933), "narrow"),    # wgmma_tma_tf32's 128-row tiles
+    ((32, 26014, 2800), "narrow"),    # ... on a ragged B
+    ((48, 18708, 8020), "tma64"),     # wgmma_tma_tf32's pick, 33-64 rows
+    ((37, 17004, 1031), "tma64"),     # ... with K off 16 bytes (the heuristic's pick stands)
+    ((63, 16056, 2028), "tma64"),     # wgmma's 64 x 128 under a wave, aligned: 0.96 of a wave
+    ((18, 2268, 1956), "chunks"),     # B under XB_CHUNKS_MAX_STREAM: the chunks stay
+    ((61, 12942, 2540), "kept"),      # ragged B under a wave: no TMA tiles
+    ((50, 4896, 6792), "kept"),       # B 38 tiles wide
+    ((40, 17000, 20000), "kept"),     # K over AUTO_CHAIN_K: the split-K pick stays
+])
+def test_x_b_with_17_to_64_rows_leaves_chunks_and_tall_tma_tiles(no_shipped, shape, to):
+    """dispatch.xb_choice: 17-32 rows go to the model's narrowed wgmma rungs from the chunks (over
+    2^24 elements of B) and from wgmma_tma_tf32; 33-64 rows take wgmma_tma_tf32's 64 x 128 tiles
+    where it was picked, or B is aligned, a wave wide and K one chain deep."""
+    M, N, K = shape
+    c = dispatch.choose(M, N, K, device=DEV)
+    saved = dispatch.xb_choice
+    try:
+        dispatch.xb_choice = lambda *a, **k: None
+        dispatch.clear_cache()
+        before = dispatch.choose(M, N, K, device=DEV)
+    finally:
+        dispatch.xb_choice = saved
+        dispatch.clear_cache()
+    if to == "narrow":
+        best = dispatch.model_choice(M, N, K, "float32", DEV, "auto", dispatch.NARROW_RUNGS)
+        assert (c.strategy, c.params) == (best.strategy, dispatch.narrowed(best.strategy, dispatch._own_params(best), M, DEV))
+        assert c.params["bm"] < 64 and c.source == "model" and (before.strategy, before.params) != (c.strategy, c.params)
+    elif to == "tma64":
+        assert (c.strategy, c.params) == ("wgmma_tma_tf32", dispatch.XB_TMA64), c
+        assert tm.STRATEGIES[c.strategy].make_config(**c.params).is_valid(tm.device_limits())
+        assert before != c
+    else:
+        assert c == before, (c, before)
+        if to == "chunks":
+            assert c.strategy == "gemv_xb_tma", c
+
+
+@pytest.mark.parametrize("shape,dtype,precision,mode", [
+    ((28, 19244, 4044), "float32", "ieee", "auto"),    # tf32x3 not allowed
+    ((28, 19244, 4044), "float32", "auto", "heuristic"),
+    ((48, 18708, 8020), "float32", "auto", "model"),
+    ((48, 18708, 8020), "float64", "auto", "auto"),
+    ((19244, 28, 4044), "float32", "auto", "auto"),    # A·x
+    ((16, 19244, 4044), "float32", "auto", "auto"),    # 16 rows: one chunk
+    ((65, 18708, 8020), "float32", "auto", "auto"),
+])
+def test_xb_choice_applies_to_auto_float32_x_b_only(no_shipped, shape, dtype, precision, mode):
+    previous = dispatch.set_mode(mode)
+    try:
+        name, params = dispatch.choose(*shape, dtype, DEV, precision).strategy, {}
+        assert dispatch.xb_choice(*shape, tm.dtypes.as_dtype(dtype), DEV, precision, name, params) is None
+    finally:
+        dispatch.set_mode(previous)
+
+
 def test_database_entries_are_not_narrowed():
     """A tuned entry is run as tuned: the shipped 64 x 8192 x 8192 entry serves 57 rows unchanged."""
     c = dispatch.choose(57, 8192, 8192, device=DEV)
@@ -160,8 +219,8 @@ def test_database_entries_are_not_narrowed():
 
 
 @pytest.mark.parametrize("shape", [(16337, 20, 13807), (4096, 24, 16384), (8192, 32, 4096), (4099, 17, 4111),
-                                   (8191, 48, 2053)])
-def test_a_x_with_17_to_48_columns_runs_transposed(no_shipped, shape):
+                                   (8191, 48, 2053), (11046, 49, 8470), (8192, 64, 8192)])
+def test_a_x_with_17_to_64_columns_runs_transposed(no_shipped, shape):
     """The choice for B^T A^T: a wgmma rung whose tile height covers the N columns, reading both
     operands column-major in place; auto's kernel object runs it for plain calls and the shape's
     own pick for the general path."""
@@ -173,7 +232,7 @@ def test_a_x_with_17_to_48_columns_runs_transposed(no_shipped, shape):
     t = c.transposed
     assert t is not None and t.strategy in dispatch.NARROW_RUNGS, c
     cfg = tm.STRATEGIES[t.strategy].make_config(**t.params)
-    assert cfg.bm == -(-N // 8) * 8 and (True, True) in cfg.layouts(), t
+    assert cfg.bm == (-(-N // 8) * 8 if N <= dispatch.NARROW_HEIGHTS[1] else 64) and (True, True) in cfg.layouts(), t
     k = tm.kernel("auto").kernel_for(M, N, K, "float32", device=0)
     assert isinstance(k, TransposedKernel) and k.inner.config == cfg
     assert _untransposed(k) is k.plain and k.plain.config == tm.STRATEGIES[c.strategy].make_config(**c.params)
@@ -191,7 +250,7 @@ def test_a_x_with_17_to_48_columns_runs_transposed(no_shipped, shape):
 
 @pytest.mark.parametrize("shape,dtype,precision", [
     ((8192, 16, 8192), "float32", "auto"),    # gemv_ax's chunks
-    ((8192, 49, 8192), "float32", "auto"),    # past AX_TRANSPOSED
+    ((8192, 65, 8192), "float32", "auto"),    # past AX_TRANSPOSED
     ((8192, 32, 8192), "float32", "ieee"),    # tf32x3 not allowed
     ((8192, 32, 100), "float32", "auto"),     # K under TF32X3_MIN_K: ieee
     ((8192, 32, 8192), "float64", "auto"),

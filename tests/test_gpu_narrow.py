@@ -1,7 +1,8 @@
 """GPU checks of `auto`'s narrow wgmma tiles (dispatch.narrowed: the tile height bm lowered to a
 skinny output's M) and of A·x products computed as their transpose (dispatch.AX_TRANSPOSED:
-C^T = B^T A^T on a narrowed tile, both operands read in place column-major, C^T copied into C)
-(marked `gpu`).
+C^T = B^T A^T on a narrowed tile, both operands read in place column-major, C^T copied into C),
+and of x·B products with 17-64 rows that `auto` hands from the GEMV chunks or wgmma_tma_tf32's
+128-row tiles to the narrowed wgmma rungs or 64 x 128 TMA tiles (dispatch.xb_choice) (marked `gpu`).
 
 Each call writes a NaN-poisoned output and is checked against a float64 reference: normwise
 (tm.check), and per element against the tf32x3 bound and twice cuBLAS FP32's own error (auto's
@@ -23,11 +24,16 @@ from .conftest import assert_same_nonfinite, poisoned
 
 pytestmark = pytest.mark.gpu
 
-#: A·x shapes auto computes as their transpose: N from 17 to 48, M and K ragged, A >= 2^24 elements
+#: A·x shapes auto computes as their transpose: N from 17 to 64, M and K ragged, A >= 2^24 elements
 TRANSPOSED = [(16337, 20, 1807), (4099, 17, 4111), (4097, 33, 4099), (8191, 48, 2053), (2000, 24, 8389),
-              (5003, 40, 3355)]
+              (5003, 40, 3355), (9001, 57, 2053), (4103, 64, 4097)]
 #: x·B shapes whose wgmma pick auto narrows (bm under 64)
 NARROW = [(17, 4096, 2617), (40, 2048, 4099), (33, 1000, 5003), (24, 3000, 1031), (48, 1027, 4096)]
+#: x·B shapes dispatch.xb_choice moves, and the rung each goes to: 17-32 rows over a large B (the
+#: chunks' and wgmma_tma_tf32's picks before) to a narrowed wgmma rung; 33-64 rows on a wide B
+#: to wgmma_tma_tf32 64 x 128 (ragged K and N included: the heuristic's TMA pick, copies made)
+XB_MOVED = [((28, 19244, 1036), "narrow"), ((17, 20000, 1028), "narrow"), ((31, 12000, 2000), "narrow"),
+            ((37, 17004, 1031), "tma64"), ((63, 16056, 2028), "tma64"), ((48, 18707, 2051), "tma64")]
 
 
 def _operands(gen, M, N, K):
@@ -44,6 +50,21 @@ def _assert_accurate(out, a, b, what):
     assert rep.comp_err <= 2 * rep.cublas_comp_err, (what, rep)
 
 
+def _assert_accurate_twice(shape, what):
+    """auto's product of fresh operands of `shape` into a NaN-poisoned C is accurate, and a second
+    call gives the same bits (split-K picks included)."""
+    import cupy as cp
+
+    M, N, K = shape
+    a, b = _operands(cp.random.default_rng(M + N + K), M, N, K)
+    out = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=out)
+    _assert_accurate(out, a, b, (shape, what))
+    again = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=again)
+    assert cp.array_equal(again, out), shape
+
+
 @pytest.mark.parametrize("shape", TRANSPOSED, ids=["x".join(map(str, s)) for s in TRANSPOSED])
 def test_a_x_runs_transposed_and_correct(shape):
     import cupy as cp
@@ -51,7 +72,7 @@ def test_a_x_runs_transposed_and_correct(shape):
     M, N, K = shape
     kern = tm.kernel("auto").kernel_for(M, N, K, "float32")
     assert isinstance(kern, TransposedKernel), kern
-    assert kern.inner.config.bm == -(-N // 8) * 8, kern
+    assert kern.inner.config.bm == (-(-N // 8) * 8 if N <= dispatch.NARROW_HEIGHTS[1] else 64), kern
     gen = cp.random.default_rng(M + N + K)
     a, b = _operands(gen, M, N, K)
     out = poisoned((M, N), np.float32)
@@ -67,26 +88,27 @@ def test_a_x_runs_transposed_and_correct(shape):
 
 @pytest.mark.parametrize("shape", NARROW, ids=["x".join(map(str, s)) for s in NARROW])
 def test_x_b_runs_a_narrow_tile_and_correct(shape):
-    import cupy as cp
-
-    M, N, K = shape
-    choice = dispatch.choose(M, N, K, "float32")
+    choice = dispatch.choose(*shape, "float32")
     assert choice.strategy in dispatch.NARROW_RUNGS and choice.params.get("bm", 128) < 64, choice
-    gen = cp.random.default_rng(M + N + K)
-    a, b = _operands(gen, M, N, K)
-    out = poisoned((M, N), np.float32)
-    tm.matmul(a, b, out=out)
-    _assert_accurate(out, a, b, (shape, choice))
-    again = poisoned((M, N), np.float32)
-    tm.matmul(a, b, out=again)
-    assert cp.array_equal(again, out), shape
+    _assert_accurate_twice(shape, choice)
 
 
-def test_transposed_nan_and_inf_propagate_like_cupy_matmul(rng):
+@pytest.mark.parametrize("shape,where", XB_MOVED, ids=["x".join(map(str, s)) for s, _ in XB_MOVED])
+def test_x_b_moved_off_chunks_and_tall_tma_tiles_correct(shape, where):
+    choice = dispatch.choose(*shape, "float32")
+    if where == "narrow":
+        assert choice.strategy in dispatch.NARROW_RUNGS and choice.params.get("bm", 64) < 64, choice
+    else:
+        assert (choice.strategy, choice.params) == ("wgmma_tma_tf32", dispatch.XB_TMA64), choice
+    _assert_accurate_twice(shape, choice)
+
+
+def test_nan_and_inf_propagate_like_cupy_matmul(rng):
     import cupy as cp
 
-    for M, N, K in [(4099, 17, 4111), (4097, 33, 4099)]:
-        assert isinstance(tm.kernel("auto").kernel_for(M, N, K, "float32"), TransposedKernel)
+    for M, N, K in [(4099, 17, 4111), (4097, 33, 4099), (4103, 64, 4097), (37, 17004, 1031), (17, 20000, 1028)]:
+        if N < M:
+            assert isinstance(tm.kernel("auto").kernel_for(M, N, K, "float32"), TransposedKernel)
         a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float32))
         b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float32))
         a[M - 1, K - 1] = np.inf      # the last row and column: the ragged edges of both tiles

@@ -33,7 +33,7 @@ from . import costmodel, registry, tunedb
 from .configs import cdiv
 from .device import DeviceLimits, device_limits
 from .dtypes import DType, as_dtype
-from .heuristic import GEMV_MAX, plain_pick, recommend
+from .heuristic import AUTO_CHAIN_K, GEMV_MAX, plain_pick, recommend
 from .precision import modes_for
 from .tunedb import TuneDBWarning, bucket, device_id, entries_for, read_db
 
@@ -159,17 +159,42 @@ NARROW_RUNGS: tuple[str, ...] = ("wgmma", "wgmma_split_k")
 NARROW_HEIGHTS = (24, 48)
 #: whether `auto` narrows those picks (a switch for probes that time both ways)
 NARROW_TILES = True
+#: float32 x·B products (M < N, tf32x3 allowed, Hopper, no database entry) with XB_NARROW_ROWS
+#: rows whose pick is a wgmma rung, wgmma_tma_tf32, or gemv_xb_tma's chunks over a B of at least
+#: XB_CHUNKS_MAX_STREAM elements, run the cost model's fastest config of :data:`NARROW_RUNGS`
+#: instead, narrowed to the output (:func:`xb_choice`). The chunks were set against 64-row tiles;
+#: wgmma_tma_tf32's tile is at least 64 rows high and has no split-K. H100, x cuBLAS FP32
+#: (scripts/variants_s27/probe_xb.py, 22 shapes): 28x19244x4044 0.89 (chunks) -> 1.01,
+#: 17x12228x3936 1.27 -> 1.80, 32x12580x2156 1.13 -> 1.36, 23x4264x7284 0.79 -> 0.93; on 4.4 M
+#: elements (18x2268x1956) the chunks kept the lead, 1.67 against 1.38, and at 2^24 (32x4096x4096,
+#: gemv_xb_tma's one-pass 32-column blocks) the two tied at 1.38
+XB_NARROW_ROWS = (17, 32)
+XB_CHUNKS_MAX_STREAM = 2**24
+#: float32 x·B products with XB_TMA64_ROWS rows (as above) run wgmma_tma_tf32 with XB_TMA64's
+#: 64 x 128 tiles where its pick is wgmma_tma_tf32, or where rows of A and B are whole 16-byte
+#: vectors (no copy for the tensor maps), K is at most heuristic.AUTO_CHAIN_K and B is at least
+#: XB_TMA64_MIN_WAVE of a wave of 128-column tiles wide. The pick had been 128 x 128 (half or more
+#: padding), or, under a wave, wgmma's cp.async 64 x 128 tiles. H100 (probe_xb.py): 48x18708x8020
+#: 0.71 -> 1.16x cuBLAS, 56x20000x6000 0.71 -> 1.15, 47x26532x1168 1.03 -> 1.51 (128 x 128 before),
+#: 63x16056x2028 1.20 -> 1.50, 51x15280x5196 1.13 -> 1.58 (wgmma before). With 17-32 rows the
+#: narrowed wgmma rungs beat these tiles on 4 of 4 wide B; a ragged B (copied, 61x12942x2540) ran
+#: 0.67 against wgmma's 0.96, and B 64 tiles wide (64x8192x8192) 0.94 against split-K's 1.16
+XB_TMA64_ROWS = (33, 64)
+XB_TMA64_MIN_WAVE = 0.9
+XB_TMA64: dict[str, int] = {"bm": 64, "stages": 8}
 #: float32 A·x products with AX_TRANSPOSED[0] <= N <= AX_TRANSPOSED[1] columns (N < M, A of at least
 #: AX_TRANSPOSED_MIN_STREAM elements, tf32x3 allowed, no database entry) run as their transpose:
 #: C^T = B^T A^T on the wgmma rungs, whose n (the tile height) then covers the N columns and whose
 #: m the rows of A, both operands read in place as column-major, C^T copied into C (an M x N copy,
 #: ~1% of these products). Their own picks gave the N columns wgmma's m, 64 wide. H100, x cuBLAS
 #: FP32 (probe_narrow.py): 16337x20x13807 0.69 -> 0.99, 4096x24x16384 0.88 -> 1.17, 8192x32x4096
-#: 0.95 -> 1.14, 8192x48x8192 1.18 -> 1.32; at N = 64 (no narrowing left) 1.18 against 1.20.
+#: 0.95 -> 1.14, 8192x48x8192 1.18 -> 1.32. From 49 columns the tile stays 64 high, and the
+#: orientation alone still won: 8192x64x8192 1.18 -> 1.20, 11046x49x8470 0.82 -> 0.85,
+#: 11472x59x6409 1.12 -> 1.18 (probe_heldout.py --seed 2601, held-out shapes).
 #: Below 17 columns gemv_ax's chunks run (heuristic.AX_CHUNK_MAX). The transposed call goes through
 #: the general path's kept plan and a copy kernel (tens of microseconds of host work), so A must
 #: hold 2^24 elements (64 MiB, 25 us of streaming at a copy's rate) for the GPU to stay ahead
-AX_TRANSPOSED: "tuple[int, int] | None" = (17, 48)
+AX_TRANSPOSED: "tuple[int, int] | None" = (17, 64)
 AX_TRANSPOSED_MIN_STREAM = 2**24
 #: environment variable naming the dispatch mode
 MODE_ENV = "TILED_MATMUL_DISPATCH"
@@ -247,6 +272,28 @@ def _model_override(M: int, N: int, K: int, dt: DType, device: Any, precision: s
     among = _model_tiles(M, N, K, dt, precision, name, _sm_count(device))
     among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
     return model_choice(M, N, K, dt, device, precision, among) if among else None
+
+
+def xb_choice(M: int, N: int, K: int, dt: DType, device: Any, precision: str, name: str,
+              params: dict) -> "tuple[str, dict] | None":
+    """(strategy, params) for a float32 x·B with 17-64 rows in mode "auto" where the fallback's
+    pick (`name`, `params`) gives way (:data:`XB_NARROW_ROWS`: the model's fastest of the
+    narrowable wgmma rungs; :data:`XB_TMA64_ROWS`: wgmma_tma_tf32 on 64 x 128 tiles); else None.
+    The caller narrows the result."""
+    if (_mode != "auto" or str(dt) != "float32" or not M < N
+            or "tf32x3" not in modes_for(precision, dt, K) or str(device_id(device).cc) != "90"):
+        return None
+    tensor = name in NARROW_RUNGS or (name == "wgmma_tma_tf32" and params.get("passes", 3) == 3)
+    if XB_NARROW_ROWS[0] <= M <= XB_NARROW_ROWS[1]:
+        if tensor or (name == "gemv_xb_tma" and N * K >= XB_CHUNKS_MAX_STREAM):
+            best = model_choice(M, N, K, dt, device, precision, NARROW_RUNGS)
+            return best.strategy, _own_params(best)
+    elif XB_TMA64_ROWS[0] <= M <= XB_TMA64_ROWS[1] and tensor:
+        wide = (N % 4 == 0 and K % 4 == 0 and K <= AUTO_CHAIN_K
+                and cdiv(N, 128) >= XB_TMA64_MIN_WAVE * _sm_count(device))
+        if name == "wgmma_tma_tf32" or wide:
+            return "wgmma_tma_tf32", dict(XB_TMA64)
+    return None
 
 
 def narrowed(name: str, params: dict, M: int, device: Any = None) -> dict:
@@ -387,6 +434,9 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         best = _model_override(M, N, K, dt, device, precision, name)
         if best is not None:
             name, params, source = best.strategy, _own_params(best), "model"
+        xb = xb_choice(M, N, K, dt, device, precision, name, dict(params or {}))
+        if xb is not None:
+            (name, params), source = xb, "model" if xb[0] in NARROW_RUNGS else "heuristic"
     params = narrowed(name, dict(params or {}), M, device)
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
