@@ -161,6 +161,8 @@ def test_auto_narrows_skinny_wgmma_picks(no_shipped, shape):
     ((48, 18708, 8020), "tma64"),     # wgmma_tma_tf32's pick, 33-64 rows
     ((37, 17004, 1031), "tma64"),     # ... with K off 16 bytes (the heuristic's pick stands)
     ((63, 16056, 2028), "tma64"),     # wgmma's 64 x 128 under a wave, aligned: 0.96 of a wave
+    ((57, 20581, 5252), "narrow"),    # wgmma_tma_tf32's pick on a ragged B (a copy of B)
+    ((48, 18707, 2051), "narrow"),
     ((18, 2268, 1956), "chunks"),     # B under XB_CHUNKS_MAX_STREAM: the chunks stay
     ((61, 12942, 2540), "kept"),      # ragged B under a wave: no TMA tiles
     ((50, 4896, 6792), "kept"),       # B 38 tiles wide
@@ -169,7 +171,8 @@ def test_auto_narrows_skinny_wgmma_picks(no_shipped, shape):
 def test_x_b_with_17_to_64_rows_leaves_chunks_and_tall_tma_tiles(no_shipped, shape, to):
     """dispatch.xb_choice: 17-32 rows go to the model's narrowed wgmma rungs from the chunks (over
     2^24 elements of B) and from wgmma_tma_tf32; 33-64 rows take wgmma_tma_tf32's 64 x 128 tiles
-    where it was picked, or B is aligned, a wave wide and K one chain deep."""
+    where it was picked, or B is aligned, a wave wide and K one chain deep; its picks on a B with
+    ragged rows go to the model's narrowed pick."""
     M, N, K = shape
     c = dispatch.choose(M, N, K, device=DEV)
     saved = dispatch.xb_choice
@@ -183,7 +186,8 @@ def test_x_b_with_17_to_64_rows_leaves_chunks_and_tall_tma_tiles(no_shipped, sha
     if to == "narrow":
         best = dispatch.model_choice(M, N, K, "float32", DEV, "auto", dispatch.NARROW_RUNGS)
         assert (c.strategy, c.params) == (best.strategy, dispatch.narrowed(best.strategy, dispatch._own_params(best), M, DEV))
-        assert c.params["bm"] < 64 and c.source == "model" and (before.strategy, before.params) != (c.strategy, c.params)
+        assert c.source == "model" and (before.strategy, before.params) != (c.strategy, c.params)
+        assert tm.STRATEGIES[c.strategy].make_config(**c.params).bm == (-(-max(M, 24) // 8) * 8 if M <= 48 else 64)
     elif to == "tma64":
         assert (c.strategy, c.params) == ("wgmma_tma_tf32", dispatch.XB_TMA64), c
         assert tm.STRATEGIES[c.strategy].make_config(**c.params).is_valid(tm.device_limits())

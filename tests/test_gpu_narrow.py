@@ -31,9 +31,10 @@ TRANSPOSED = [(16337, 20, 1807), (4099, 17, 4111), (4097, 33, 4099), (8191, 48, 
 NARROW = [(17, 4096, 2617), (40, 2048, 4099), (33, 1000, 5003), (24, 3000, 1031), (48, 1027, 4096)]
 #: x·B shapes dispatch.xb_choice moves, and the rung each goes to: 17-32 rows over a large B (the
 #: chunks' and wgmma_tma_tf32's picks before) to a narrowed wgmma rung; 33-64 rows on a wide B
-#: to wgmma_tma_tf32 64 x 128 (ragged K and N included: the heuristic's TMA pick, copies made)
+#: to wgmma_tma_tf32 64 x 128 (ragged K included: A copied), or with B's rows ragged to a
+#: narrowed wgmma rung
 XB_MOVED = [((28, 19244, 1036), "narrow"), ((17, 20000, 1028), "narrow"), ((31, 12000, 2000), "narrow"),
-            ((37, 17004, 1031), "tma64"), ((63, 16056, 2028), "tma64"), ((48, 18707, 2051), "tma64")]
+            ((37, 17004, 1031), "tma64"), ((63, 16056, 2028), "tma64"), ((48, 18707, 2051), "narrow")]
 
 
 def _operands(gen, M, N, K):

@@ -170,15 +170,20 @@ NARROW_TILES = True
 #: gemv_xb_tma's one-pass 32-column blocks) the two tied at 1.38
 XB_NARROW_ROWS = (17, 32)
 XB_CHUNKS_MAX_STREAM = 2**24
-#: float32 x·B products with XB_TMA64_ROWS rows (as above) run wgmma_tma_tf32 with XB_TMA64's
-#: 64 x 128 tiles where its pick is wgmma_tma_tf32, or where rows of A and B are whole 16-byte
-#: vectors (no copy for the tensor maps), K is at most heuristic.AUTO_CHAIN_K and B is at least
+#: float32 x·B products with XB_TMA64_ROWS rows (as above) whose rows of B are whole 16-byte
+#: vectors run wgmma_tma_tf32 with XB_TMA64's 64 x 128 tiles where its pick is wgmma_tma_tf32, or
+#: where rows of A are whole vectors too, K is at most heuristic.AUTO_CHAIN_K and B is at least
 #: XB_TMA64_MIN_WAVE of a wave of 128-column tiles wide. The pick had been 128 x 128 (half or more
 #: padding), or, under a wave, wgmma's cp.async 64 x 128 tiles. H100 (probe_xb.py): 48x18708x8020
 #: 0.71 -> 1.16x cuBLAS, 56x20000x6000 0.71 -> 1.15, 47x26532x1168 1.03 -> 1.51 (128 x 128 before),
-#: 63x16056x2028 1.20 -> 1.50, 51x15280x5196 1.13 -> 1.58 (wgmma before). With 17-32 rows the
-#: narrowed wgmma rungs beat these tiles on 4 of 4 wide B; a ragged B (copied, 61x12942x2540) ran
-#: 0.67 against wgmma's 0.96, and B 64 tiles wide (64x8192x8192) 0.94 against split-K's 1.16
+#: 63x16056x2028 1.20 -> 1.50, 51x15280x5196 1.13 -> 1.58 (wgmma before); held out (probe_check.py
+#: --seed 2702): 43x24724x8348 0.85 -> 1.38, 42x22756x3026 0.93 -> 1.41. With 17-32 rows the
+#: narrowed wgmma rungs beat these tiles on 4 of 4 wide B, and B 64 tiles wide (64x8192x8192) ran
+#: 0.94 against split-K's 1.16. Where rows of B are not whole vectors, the tensor map needs a
+#: padded copy of B: wgmma_tma_tf32's picks there go to the model's narrowed wgmma pick instead
+#: (gpu_s27c.sh, 6 of 6: 57x20581x5252 0.57 -> 1.03, 40x24001x3000 0.63 -> 1.19, 48x18707x2051
+#: 0.64 -> 1.10); with only A's rows ragged (a copy of M x K) the two tied (37x17004x1031 1.26
+#: against 1.31, 53x16900x6001 1.08 against 1.02), and the TMA tiles stay
 XB_TMA64_ROWS = (33, 64)
 XB_TMA64_MIN_WAVE = 0.9
 XB_TMA64: dict[str, int] = {"bm": 64, "stages": 8}
@@ -278,8 +283,8 @@ def xb_choice(M: int, N: int, K: int, dt: DType, device: Any, precision: str, na
               params: dict) -> "tuple[str, dict] | None":
     """(strategy, params) for a float32 x·B with 17-64 rows in mode "auto" where the fallback's
     pick (`name`, `params`) gives way (:data:`XB_NARROW_ROWS`: the model's fastest of the
-    narrowable wgmma rungs; :data:`XB_TMA64_ROWS`: wgmma_tma_tf32 on 64 x 128 tiles); else None.
-    The caller narrows the result."""
+    narrowable wgmma rungs; :data:`XB_TMA64_ROWS`: wgmma_tma_tf32 on 64 x 128 tiles, or that
+    model pick where B's rows are ragged); else None. The caller narrows the result."""
     if (_mode != "auto" or str(dt) != "float32" or not M < N
             or "tf32x3" not in modes_for(precision, dt, K) or str(device_id(device).cc) != "90"):
         return None
@@ -289,9 +294,12 @@ def xb_choice(M: int, N: int, K: int, dt: DType, device: Any, precision: str, na
             best = model_choice(M, N, K, dt, device, precision, NARROW_RUNGS)
             return best.strategy, _own_params(best)
     elif XB_TMA64_ROWS[0] <= M <= XB_TMA64_ROWS[1] and tensor:
-        wide = (N % 4 == 0 and K % 4 == 0 and K <= AUTO_CHAIN_K
-                and cdiv(N, 128) >= XB_TMA64_MIN_WAVE * _sm_count(device))
-        if name == "wgmma_tma_tf32" or wide:
+        if N % 4:  # rows of B off 16 bytes: the TMA rung would copy B first
+            if name == "wgmma_tma_tf32":
+                best = model_choice(M, N, K, dt, device, precision, NARROW_RUNGS)
+                return best.strategy, _own_params(best)
+        elif name == "wgmma_tma_tf32" or (K % 4 == 0 and K <= AUTO_CHAIN_K
+                                          and cdiv(N, 128) >= XB_TMA64_MIN_WAVE * _sm_count(device)):
             return "wgmma_tma_tf32", dict(XB_TMA64)
     return None
 

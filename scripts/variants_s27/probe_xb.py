@@ -5,6 +5,7 @@ tiles can be narrowed (twenty-sixth session). Per shape: auto as shipped; gemv_x
 
     PYTHONPATH=. python3 scripts/variants_s27/probe_xb.py --seed 2701 --count 12
     PYTHONPATH=. python3 scripts/variants_s27/probe_xb.py --compile-only CACHE_DIR   # no GPU
+    PYTHONPATH=. python3 scripts/variants_s27/probe_xb.py --shapes 57x20581x5252,46x27757x1472
 
 Every call checked first (tm.check on a NaN-poisoned C, normwise and per element beside
 cuBLAS); 3 alternating rounds, CUDA events after warm-up, L2 flushed, medians, cuBLAS FP32 and a
@@ -85,8 +86,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2701)
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
+    ap.add_argument("--shapes", help="MxNxK,... instead of the fixed and random ones")
     args = ap.parse_args()
-    shape_list = FIXED + shapes(np.random.default_rng(args.seed), args.count)
+    shape_list = ([tuple(map(int, s.split("x"))) for s in args.shapes.split(",")] if args.shapes
+                  else FIXED + shapes(np.random.default_rng(args.seed), args.count))
     if args.compile_only:
         return compile_only(args.compile_only, shape_list)
 
