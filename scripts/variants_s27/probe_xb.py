@@ -6,6 +6,7 @@ tiles can be narrowed (twenty-sixth session). Per shape: auto as shipped; gemv_x
     PYTHONPATH=. python3 scripts/variants_s27/probe_xb.py --seed 2701 --count 12
     PYTHONPATH=. python3 scripts/variants_s27/probe_xb.py --compile-only CACHE_DIR   # no GPU
     PYTHONPATH=. python3 scripts/variants_s27/probe_xb.py --shapes 57x20581x5252,46x27757x1472
+    PYTHONPATH=. python3 scripts/variants_s27/probe_xb.py --set split --shapes 27x4351x14081  # split-K tiles
 
 Every call checked first (tm.check on a NaN-poisoned C, normwise and per element beside
 cuBLAS); 3 alternating rounds, CUDA events after warm-up, L2 flushed, medians, cuBLAS FP32 and a
@@ -55,7 +56,30 @@ def variants(M, N, K) -> dict:
     return out
 
 
-def compile_only(cache: str, shape_list) -> None:
+def split_variants(M, N, K) -> dict:
+    """auto's pick on the split-K rung, against the same tile with two blocks per SM (its narrowed
+    height leaves the shared memory for it) and half or twice the slices."""
+    import tiled_matmul as tm
+
+    k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+    out = {"auto": None}
+    if k.strategy.name != "wgmma_split_k":
+        return out
+    p = k.config.params()
+    limits = dispatch._limits(None)
+    for label, change in {"mb2s4": dict(stages=4, min_blocks=2), "bn64mb2s6": dict(bn=64, stages=6, min_blocks=2),
+                          "bn64mb2s4": dict(bn=64, stages=4, min_blocks=2),
+                          "half": dict(split_k=max(2, p["split_k"] // 2)), "twice": dict(split_k=p["split_k"] * 2)}.items():
+        q = {**p, **change}
+        if q != p and registry.get("wgmma_split_k").make_config(**q).is_valid(limits):
+            out[label] = ("wgmma_split_k", q)
+    return out
+
+
+VARIANTS = {"rungs": variants, "split": split_variants}
+
+
+def compile_only(cache: str, shape_list, variants=variants) -> None:
     os.environ["CUPY_CACHE_DIR"] = os.path.abspath(cache)
     from tiled_matmul import compile as tm_compile
     from tiled_matmul.render import kernel_name, render
@@ -87,11 +111,13 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
     ap.add_argument("--shapes", help="MxNxK,... instead of the fixed and random ones")
+    ap.add_argument("--set", choices=sorted(VARIANTS), default="rungs", help="which variants to time")
     args = ap.parse_args()
+    variants = VARIANTS[args.set]
     shape_list = ([tuple(map(int, s.split("x"))) for s in args.shapes.split(",")] if args.shapes
                   else FIXED + shapes(np.random.default_rng(args.seed), args.count))
     if args.compile_only:
-        return compile_only(args.compile_only, shape_list)
+        return compile_only(args.compile_only, shape_list, variants)
 
     import cupy
     import tiled_matmul as tm
