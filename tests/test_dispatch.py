@@ -499,6 +499,18 @@ def test_tune_candidates_hold_the_search_space_and_the_models_first_picks(shape,
         assert any(e.name == "dmma_split_k" and c.split_k == 32 for e, c in cands[len(space):])
 
 
+@pytest.mark.parametrize("shape", [(28, 19244, 4044), (17, 12228, 3936), (57, 20581, 5252), (8192, 32, 4096)])
+def test_tune_candidates_hold_autos_own_pick(no_shipped, shape):
+    """auto's pick where no entry serves the shape (x·B rules included) is among what the tuner
+    times, so an entry it saves was measured against what auto would have run."""
+    c = dispatch.choose(*shape, device=DEV)
+    assert (c.strategy, c.params, c.source) == dispatch.fallback_choice(*shape, "float32", DEV)
+    keyed = {(e.name, cfg) for e, cfg in tune_mod.candidates(*shape, "float32")}
+    assert (c.strategy, tm.STRATEGIES[c.strategy].make_config(**c.params)) in keyed, c
+    only = tune_mod.candidates(*shape, "float32", ["gemv_xb"])
+    assert {e.name for e, _ in only} == {"gemv_xb"}  # a named search keeps to its strategies
+
+
 # -- the command line -----------------------------------------------------------------------------
 @pytest.mark.parametrize("text,want", [("4096", (4096, 4096, 4096)), ("3001x2999x3007", (3001, 2999, 3007)),
                                        ("16384,64,4096", (16384, 64, 4096)), ("8192X8192x128", (8192, 8192, 128))])

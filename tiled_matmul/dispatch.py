@@ -431,11 +431,24 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         source, entry = found
         choice = _choices[ck] = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
         return choice
+    name, params, source = fallback_choice(M, N, K, dt, device, precision)
+    if len(_choices) >= _MAX_SHAPES:
+        _choices.clear()
+    choice = _choices[sk] = Choice(name, params, source, key,
+                                   transposed=transposed_choice(M, N, K, dt, device, precision))
+    return choice
+
+
+def fallback_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
+                    precision: str = "auto") -> tuple[str, dict, str]:
+    """(strategy, params, source) the dispatch mode picks for the shape where no database entry
+    serves it (what :func:`choose` runs then, not cached; the tuner times it beside its search)."""
+    dt = as_dtype(dtype)
     if _mode == "model" or (_mode == "auto" and dt in MODEL_DTYPES):
         best = model_choice(M, N, K, dt, device, precision)
         name, params, source = best.strategy, _own_params(best), "model"
     else:
-        hopper = str(dev.cc) == "90"
+        hopper = str(device_id(device).cc) == "90"
         name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
                                  wgmma=hopper, dmma=hopper)
         source = "heuristic"
@@ -445,12 +458,7 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         xb = xb_choice(M, N, K, dt, device, precision, name, dict(params or {}))
         if xb is not None:
             (name, params), source = xb, "model" if xb[0] in NARROW_RUNGS else "heuristic"
-    params = narrowed(name, dict(params or {}), M, device)
-    if len(_choices) >= _MAX_SHAPES:
-        _choices.clear()
-    choice = _choices[sk] = Choice(name, params, source, key,
-                                   transposed=transposed_choice(M, N, K, dt, device, precision))
-    return choice
+    return name, narrowed(name, dict(params or {}), M, device), source
 
 
 def _own_params(p: costmodel.Prediction) -> dict:

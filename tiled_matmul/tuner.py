@@ -159,8 +159,10 @@ def candidates(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[st
     """What :func:`tune` times for a shape: :func:`search_space`, then the cost model's
     MODEL_PICKS fastest predicted candidates (of `strategies`, in `modes`, under the request
     `precision`) that it lacks, each also with its tile cut to the output as `auto` runs it
-    (:func:`tiled_matmul.dispatch.narrowed`)."""
-    from .dispatch import measured_efficiencies, narrowed
+    (:func:`tiled_matmul.dispatch.narrowed`), and the pick `auto` makes where no database entry
+    serves the shape (:func:`tiled_matmul.dispatch.fallback_choice`), so an entry the tuner saves
+    was timed against it."""
+    from .dispatch import fallback_choice, measured_efficiencies, narrowed
 
     if isinstance(strategies, str):
         strategies = [strategies]
@@ -171,14 +173,18 @@ def candidates(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[st
         ranked = costmodel.rank(M, N, K, dtype, precision, device, measured_efficiencies(device), names)
     except ValueError:  # a request the model does not weigh for this dtype: the search space alone
         return space
-    for p in ranked[:MODEL_PICKS]:
-        entry = registry.get(p.strategy)
-        # the pick as the model ranks it, and as `auto` runs it: its tile cut to the output
-        for params in (p.params, narrowed(p.strategy, dict(p.params), M, device)):
-            cfg = entry.make_config(**params)
-            if (modes is None or cfg.precision in modes) and (entry.name, cfg) not in have and cfg.is_valid(device, dtype):
-                space.append((entry, cfg))
-                have.add((entry.name, cfg))
+    # the model's picks as it ranks them, and as `auto` runs them (the tile cut to the output)
+    picks = [(p.strategy, params) for p in ranked[:MODEL_PICKS]
+             for params in (p.params, narrowed(p.strategy, dict(p.params), M, device))]
+    name, params, _ = fallback_choice(M, N, K, dtype, device, precision)
+    if names is None or registry.get(name).name in names:
+        picks.append((name, params))
+    for name, params in picks:
+        entry = registry.get(name)
+        cfg = entry.make_config(**params)
+        if (modes is None or cfg.precision in modes) and (entry.name, cfg) not in have and cfg.is_valid(device, dtype):
+            space.append((entry, cfg))
+            have.add((entry.name, cfg))
     return space
 
 
