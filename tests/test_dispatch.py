@@ -132,6 +132,9 @@ def test_narrowed_lowers_the_tile_to_the_output_and_no_further(name, params, M):
     lo, hi = dispatch.NARROW_HEIGHTS
     cfg = tm.STRATEGIES[name].make_config(**params)
     got = dispatch.narrowed(name, dict(params), M, DEV)
+    if cfg.bm not in dispatch.NARROW_FROM:  # wgmma's 96-120-row tiles: heights of their own
+        assert got == params
+        return
     new = tm.STRATEGIES[name].make_config(**got)
     assert new.is_valid(tm.device_limits())
     assert {k: v for k, v in new.params().items() if k != "bm"} == {k: v for k, v in cfg.params().items() if k != "bm"}
@@ -236,7 +239,7 @@ def test_a_x_with_17_to_64_columns_runs_transposed(no_shipped, shape):
     t = c.transposed
     assert t is not None and t.strategy in dispatch.NARROW_RUNGS, c
     cfg = tm.STRATEGIES[t.strategy].make_config(**t.params)
-    assert cfg.bm == (-(-N // 8) * 8 if N <= dispatch.NARROW_HEIGHTS[1] else 64) and (True, True) in cfg.layouts(), t
+    assert cfg.bm == (-(-N // 8) * 8 if N <= dispatch.AX_NARROW_MAX else 64) and (True, True) in cfg.layouts(), t
     k = tm.kernel("auto").kernel_for(M, N, K, "float32", device=0)
     assert isinstance(k, TransposedKernel) and k.inner.config == cfg
     assert _untransposed(k) is k.plain and k.plain.config == tm.STRATEGIES[c.strategy].make_config(**c.params)

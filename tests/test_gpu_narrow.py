@@ -1,8 +1,9 @@
-"""GPU checks of `auto`'s narrow wgmma tiles (dispatch.narrowed: the tile height bm lowered to a
-skinny output's M) and of A·x products computed as their transpose (dispatch.AX_TRANSPOSED:
-C^T = B^T A^T on a narrowed tile, both operands read in place column-major, C^T copied into C),
-and of x·B products with 17-64 rows that `auto` hands from the GEMV chunks or wgmma_tma_tf32's
-128-row tiles to the narrowed wgmma rungs or 64 x 128 TMA tiles (dispatch.xb_choice) (marked `gpu`).
+"""GPU checks (marked `gpu`) of `auto`'s narrow wgmma tiles (dispatch.narrowed: the tile height bm
+lowered to a skinny output's M, 24-56 rows from 64-row tiles, 72-120 from 128-row ones), of A·x
+products computed as their transpose (dispatch.AX_TRANSPOSED: C^T = B^T A^T on a narrowed tile,
+both operands read in place column-major, C^T copied into C), and of x·B products with 17-64 rows
+that `auto` hands from the GEMV chunks or wgmma_tma_tf32's 128-row tiles to the narrowed wgmma
+rungs or 64 x 128 TMA tiles (dispatch.xb_choice).
 
 Each call writes a NaN-poisoned output and is checked against a float64 reference: normwise
 (tm.check), and per element against the tf32x3 bound and twice cuBLAS FP32's own error (auto's
@@ -26,9 +27,11 @@ pytestmark = pytest.mark.gpu
 
 #: A·x shapes auto computes as their transpose: N from 17 to 64, M and K ragged, A >= 2^24 elements
 TRANSPOSED = [(16337, 20, 1807), (4099, 17, 4111), (4097, 33, 4099), (8191, 48, 2053), (2000, 24, 8389),
-              (5003, 40, 3355), (9001, 57, 2053), (4103, 64, 4097)]
+              (5003, 40, 3355), (9001, 57, 2053), (4103, 64, 4097), (4056, 50, 4468)]
 #: x·B shapes whose wgmma pick auto narrows (bm under 64)
 NARROW = [(17, 4096, 2617), (40, 2048, 4099), (33, 1000, 5003), (24, 3000, 1031), (48, 1027, 4096)]
+#: x·B shapes whose 128-row split-K pick auto cuts to 72-120 rows
+WIDE = [(80, 3172, 3012), (113, 3660, 7909), (72, 8192, 1031), (65, 2048, 4097), (100, 6000, 6000)]
 #: x·B shapes dispatch.xb_choice moves, and the rung each goes to: 17-32 rows over a large B (the
 #: chunks' and wgmma_tma_tf32's picks before) to a narrowed wgmma rung; 33-64 rows on a wide B
 #: to wgmma_tma_tf32 64 x 128 (ragged K included: A copied), or with B's rows ragged to a
@@ -73,7 +76,7 @@ def test_a_x_runs_transposed_and_correct(shape):
     M, N, K = shape
     kern = tm.kernel("auto").kernel_for(M, N, K, "float32")
     assert isinstance(kern, TransposedKernel), kern
-    assert kern.inner.config.bm == (-(-N // 8) * 8 if N <= dispatch.NARROW_HEIGHTS[1] else 64), kern
+    assert kern.inner.config.bm == (-(-N // 8) * 8 if N <= dispatch.AX_NARROW_MAX else 64), kern
     gen = cp.random.default_rng(M + N + K)
     a, b = _operands(gen, M, N, K)
     out = poisoned((M, N), np.float32)
@@ -91,6 +94,13 @@ def test_a_x_runs_transposed_and_correct(shape):
 def test_x_b_runs_a_narrow_tile_and_correct(shape):
     choice = dispatch.choose(*shape, "float32")
     assert choice.strategy in dispatch.NARROW_RUNGS and choice.params.get("bm", 128) < 64, choice
+    _assert_accurate_twice(shape, choice)
+
+
+@pytest.mark.parametrize("shape", WIDE, ids=["x".join(map(str, s)) for s in WIDE])
+def test_x_b_runs_a_cut_128_row_tile_and_correct(shape):
+    choice = dispatch.choose(*shape, "float32")
+    assert choice.strategy in dispatch.NARROW_RUNGS and choice.params.get("bm") == -(-shape[0] // 8) * 8, choice
     _assert_accurate_twice(shape, choice)
 
 

@@ -154,9 +154,14 @@ MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 #: (scripts/variants_s26/probe_narrow.py): 17x4096x12617 0.75 -> 1.08 (bm 64 -> 24),
 #: 40x8192x8192 1.18 -> 1.41, 48x4096x8192 1.20 -> 1.41, 31x12329x5807 1.07 -> 1.16
 NARROW_RUNGS: tuple[str, ...] = ("wgmma", "wgmma_split_k")
-#: the narrowed heights `auto` uses: those run on the H100 (24-48, both operand layouts; a shorter
-#: output takes 24 rows, and 49-63 rows keep the 64-row tile)
-NARROW_HEIGHTS = (24, 48)
+#: the narrowed heights `auto` uses (a shorter output takes 24 rows): 24-48 run on the H100 in
+#: both operand layouts (scripts/variants_s26/probe_narrow.py), 56-128 on the split-K rung's
+#: 128-row tiles (scripts/variants_s27/probe_wide.py, x cuBLAS FP32: 84x4570x1029 0.75 -> 0.90
+#: at bm 88, 72x8192x8192 1.22 -> 1.74, 100x6000x6000 1.23 -> 1.38, 80x3000x9000 1.13 -> 1.46)
+NARROW_HEIGHTS = (24, 128)
+#: the tile heights `auto` narrows from: the rungs' 64- and 128-row tiles. wgmma's search space
+#: also holds 96-120-row tiles, heights of their own that the cost model picks as they are
+NARROW_FROM = (64, 128)
 #: whether `auto` narrows those picks (a switch for probes that time both ways)
 NARROW_TILES = True
 #: float32 x·B products (M < N, tf32x3 allowed, Hopper, no database entry) with XB_NARROW_ROWS
@@ -201,6 +206,11 @@ XB_TMA64: dict[str, int] = {"bm": 64, "stages": 8}
 #: hold 2^24 elements (64 MiB, 25 us of streaming at a copy's rate) for the GPU to stay ahead
 AX_TRANSPOSED: "tuple[int, int] | None" = (17, 64)
 AX_TRANSPOSED_MIN_STREAM = 2**24
+#: the most columns whose transposed tile is cut to them: from 49 it stays 64 high. At 56 rows
+#: with both operands column-major, 4 of 6 held-out A·x lost 3.5-6% (17020x55x3464 1.22 -> 1.18x
+#: cuBLAS, 11449x51x2248 0.91 -> 0.86; probe_check.py --set heights --seed 2704), while x·B with
+#: 49-56 rows gained on 56-row tiles (55x12460x927 0.98 -> 1.07)
+AX_NARROW_MAX = 48
 #: environment variable naming the dispatch mode
 MODE_ENV = "TILED_MATMUL_DISPATCH"
 
@@ -307,20 +317,27 @@ def xb_choice(M: int, N: int, K: int, dt: DType, device: Any, precision: str, na
 def narrowed(name: str, params: dict, M: int, device: Any = None) -> dict:
     """`params` of the rung `name` with the tile height bm lowered to the output's M rounded up to
     a multiple of 8 (wgmma's n step) and of the config's rows per copy pass, and at least
-    NARROW_HEIGHTS[0], where `name` is one of :data:`NARROW_RUNGS` and that is at most
-    NARROW_HEIGHTS[1], under its bm and a valid config; else `params` as given.
+    NARROW_HEIGHTS[0], where `name` is one of :data:`NARROW_RUNGS`, its bm is one of
+    :data:`NARROW_FROM` and the new one is at most NARROW_HEIGHTS[1], under its bm and a valid
+    config; else `params` as given.
 
     >>> narrowed("wgmma_split_k", {"split_k": 2}, 40)
     {'split_k': 2, 'bm': 40}
     >>> narrowed("wgmma", {"bm": 64, "bn": 64, "stages": 4, "min_blocks": 2}, 17)["bm"]
     24
+    >>> narrowed("wgmma_split_k", {"bm": 128, "bn": 128, "stages": 3}, 84)["bm"]
+    88
     >>> narrowed("wgmma", {}, 300), narrowed("wgmma", {}, 57), narrowed("gemv_xb", {"mt": 8}, 3)
-    ({}, {}, {'mt': 8})
+    ({}, {'bm': 64}, {'mt': 8})
+    >>> narrowed("wgmma", {"bm": 96, "stages": 4}, 80)   # a height of its own: left as picked
+    {'bm': 96, 'stages': 4}
     """
     if not NARROW_TILES or name not in NARROW_RUNGS:
         return params
     entry = registry.get(name)
     cfg = entry.make_config(**params)
+    if cfg.bm not in NARROW_FROM:
+        return params
     step = lcm(8, cfg.threads // cfg.BK)
     bm = cdiv(max(M, NARROW_HEIGHTS[0]), step) * step
     if bm >= cfg.bm or bm > NARROW_HEIGHTS[1]:
@@ -333,8 +350,9 @@ def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: An
                       precision: str = "auto") -> "Choice | None":
     """The choice for the N x M x K product B^T A^T where `auto` computes this A·x product as its
     transpose (:data:`AX_TRANSPOSED`): the cost model's fastest config of the rungs of
-    :data:`NARROW_RUNGS` for that product, narrowed to its N rows, among those that read both
-    operands column-major in place. None elsewhere, and where a database entry serves the shape."""
+    :data:`NARROW_RUNGS` for that product, narrowed to its N rows up to :data:`AX_NARROW_MAX`,
+    among those that read both operands column-major in place. None elsewhere, and where a
+    database entry serves the shape."""
     dt = as_dtype(dtype)
     if (AX_TRANSPOSED is None or _mode != "auto" or str(dt) != "float32" or not N < M
             or not AX_TRANSPOSED[0] <= N <= AX_TRANSPOSED[1] or M * K < AX_TRANSPOSED_MIN_STREAM
@@ -344,7 +362,9 @@ def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: An
     if str(dev.cc) != "90" or lookup_entry(M, N, K, dt, dev, precision) is not None:
         return None
     best = model_choice(N, M, K, dt, device, precision, NARROW_RUNGS)
-    params = narrowed(best.strategy, _own_params(best), N, device)
+    params = _own_params(best)
+    if N <= AX_NARROW_MAX:
+        params = narrowed(best.strategy, params, N, device)
     if (True, True) not in registry.get(best.strategy).make_config(**params).layouts():
         return None
     return Choice(best.strategy, params, "model", bucket(N, M, K, dt, precision))

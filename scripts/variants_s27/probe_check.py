@@ -4,6 +4,7 @@ probe had used: x·B with 17-64 rows (dispatch.xb_choice) and A·x with 49-64 co
 
     PYTHONPATH=. python3 scripts/variants_s27/probe_check.py --seed 2702 --count 12
     PYTHONPATH=. python3 scripts/variants_s27/probe_check.py --compile-only CACHE_DIR   # no GPU
+    PYTHONPATH=. python3 scripts/variants_s27/probe_check.py --set heights --seed 2704
 
 "before" is xb_choice off and AX_TRANSPOSED = (17, 48). Each variant's kernel object is resolved
 once under its settings and launched directly (its _launch_fast, as tm.matmul's hot path does).
@@ -26,15 +27,22 @@ from tiled_matmul.dtypes import as_dtype
 F32 = as_dtype("float32")
 
 
+#: which change "before" undoes: the x·B rules and A·x to 64 columns, or the narrowed heights
+#: from 56 to 128 (dispatch.NARROW_HEIGHTS was (24, 48))
+SET = "rules"
+
+
 def resolved(M, N, K, before):
-    saved = dispatch.xb_choice, dispatch.AX_TRANSPOSED
-    if before:
+    saved = dispatch.xb_choice, dispatch.AX_TRANSPOSED, dispatch.NARROW_HEIGHTS
+    if before and SET == "rules":
         dispatch.xb_choice, dispatch.AX_TRANSPOSED = (lambda *a, **k: None), (17, 48)
+    elif before:
+        dispatch.NARROW_HEIGHTS = (24, 48)
     try:
         dispatch.clear_cache()
         return tm.kernel("auto").kernel_for(M, N, K, "float32")
     finally:
-        dispatch.xb_choice, dispatch.AX_TRANSPOSED = saved
+        dispatch.xb_choice, dispatch.AX_TRANSPOSED, dispatch.NARROW_HEIGHTS = saved
         dispatch.clear_cache()
 
 
@@ -47,7 +55,8 @@ def describe(k) -> str:
 def shapes(rs, count, side):
     out = []
     while len(out) < count:
-        small = int(rs.integers(17, 65) if side == "M" else rs.integers(49, 65))
+        small = int(rs.integers(*{("rules", "M"): (17, 65), ("rules", "N"): (49, 65),
+                                   ("heights", "M"): (49, 129), ("heights", "N"): (49, 57)}[SET, side]))
         lo = 12000 if len(out) % 2 else 1500
         big = int(round(math.exp(rs.uniform(math.log(lo), math.log(30000)))))
         if len(out) % 3 != 2:
@@ -58,7 +67,10 @@ def shapes(rs, count, side):
         if big * K < (heuristic.XB_TMA_MIN_STREAM_8 if side == "M" else dispatch.AX_TRANSPOSED_MIN_STREAM):
             continue
         shape = (small, big, K) if side == "M" else (big, small, K)
-        if side == "M" or dispatch.choose(*shape, "float32").transposed is not None:
+        if SET == "heights":  # only the shapes whose pick the heights change
+            if describe(resolved(*shape, True)) != describe(resolved(*shape, False)):
+                out.append(shape)
+        elif side == "M" or dispatch.choose(*shape, "float32").transposed is not None:
             out.append(shape)
     return out
 
@@ -68,7 +80,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2702)
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
+    ap.add_argument("--set", choices=("rules", "heights"), default="rules",
+                    help="rules: x·B 17-64 rows and A·x 49-64 columns against the s26 rules; heights: "
+                         "x·B 49-128 rows and A·x 49-56 columns against NARROW_HEIGHTS (24, 48)")
     args = ap.parse_args()
+    global SET
+    SET = args.set
     rs = np.random.default_rng(args.seed)
     sets = {"x·B": shapes(rs, args.count, "M"), "A·x": shapes(rs, args.count // 2, "N")}
     if args.compile_only:
@@ -79,9 +96,9 @@ def main() -> None:
 
         cols = ExSpec("float", a_col=True, b_col=True, ld=True)
         sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
-        from tests.test_gpu_narrow import NARROW, TRANSPOSED, XB_MOVED  # and their GPU tests' picks
+        from tests.test_gpu_narrow import NARROW, TRANSPOSED, WIDE, XB_MOVED  # and their GPU tests' picks
 
-        tested = [(s, False) for s in NARROW + TRANSPOSED + [s for s, _ in XB_MOVED]]
+        tested = [(s, False) for s in NARROW + TRANSPOSED + WIDE + [s for s, _ in XB_MOVED]]
         seen = set()
         for s, before in [(s, b) for v in sets.values() for s in v for b in (True, False)] + tested:
             k = resolved(*s, before)

@@ -126,6 +126,9 @@ def main() -> None:
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
     from _rounds import print_rows, timed_with_copy
 
+    sys.path.insert(0, os.path.dirname(__file__))
+    from _checked import check_candidates
+
     flush = L2Flusher()
     gen = cupy.random.default_rng(args.seed)
     print("| shape | call | µs | × cuBLAS | % copy | pick |")
@@ -144,17 +147,7 @@ def main() -> None:
             else:
                 fns[label] = lambda v=v: tm.matmul(a, b, out=c, strategy=v[0], **v[1])
                 extra[label] = f"{v[0]} {v[1]}"
-        for label in list(fns)[1:]:
-            c.fill(np.nan)
-            try:
-                fns[label]()
-                rep = tm.check(c, a, b)
-                assert rep.passed, rep
-            except Exception as e:  # noqa: BLE001 - a probe: report and drop the candidate
-                print(f"# {M}x{N}x{K} {label}: {type(e).__name__}: {e}"[:300], flush=True)
-                fns.pop(label)
-                continue
-            extra[label] += f" err {rep.comp_err:.1e} (cuBLAS {rep.cublas_comp_err:.1e})"
+        check_candidates(fns, extra, c, a, b)
         nbytes = (M * K + K * N + M * N) * 4
         res, med = timed_with_copy(fns, nbytes, 3, flush)
         print_rows((M, N, K), fns, res, med, nbytes, extra=extra)

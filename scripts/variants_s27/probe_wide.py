@@ -1,0 +1,133 @@
+"""float32 products with 65-128 rows (x·B) or columns (A·x): whether the wgmma tiles cut to the
+output (dispatch.narrowed's rule, heights 56-128) and, for A·x, the product run as its transpose
+(C^T = B^T A^T, both operands read in place column-major, then C^T copied into C) beat auto.
+
+    PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py
+    PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py --compile-only CACHE_DIR   # no GPU
+
+Variants per shape: auto; "cut": auto's pick with bm cut to the small side (when on a wgmma rung
+with bm above it); for A·x "T": the cost model's pick among wgmma / wgmma_split_k for B^T A^T,
+and "Tcut": that pick with bm cut to N. Every call checked first (tm.check on a NaN-poisoned C);
+3 alternating rounds, CUDA events after warm-up, L2 flushed, medians, cuBLAS FP32 and a device
+copy of the product's bytes in the same rounds.
+"""
+import argparse
+import math
+import os
+import sys
+
+import numpy as np
+
+from tiled_matmul import dispatch, registry
+
+XB = [(84, 4570, 1029), (72, 8192, 8192), (100, 6000, 6000), (120, 16384, 4096), (80, 3000, 9000), (90, 12000, 2000)]
+AX = [(4570, 84, 1029), (5569, 77, 1320), (8192, 96, 8192), (6000, 72, 6000), (16384, 120, 4096), (3000, 100, 9000),
+      (12000, 90, 2000)]
+
+
+def cut(name, params, rows):
+    """params with bm cut to `rows` (a multiple of 8 and of the rows per copy pass), or None."""
+    if name not in dispatch.NARROW_RUNGS:
+        return None
+    entry = registry.get(name)
+    cfg = entry.make_config(**params)
+    step = math.lcm(8, cfg.threads // cfg.BK)
+    bm = -(-rows // step) * step
+    if bm >= cfg.bm:
+        return None
+    new = dict(params, bm=bm)
+    return new if entry.make_config(**new).is_valid(dispatch._limits(None)) else None
+
+
+def variants(M, N, K):
+    """label -> (strategy, params, transposed)."""
+    import tiled_matmul as tm
+
+    k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+    k = getattr(k, "plain", k)
+    out = {}
+    name, p = k.strategy.name, k.config.params()
+    c = cut(name, p, min(M, N)) if M < N else None
+    if c:
+        out["cut"] = (name, c, False)
+    if N < M:
+        best = dispatch.model_choice(N, M, K, "float32", None, "auto", dispatch.NARROW_RUNGS)
+        tp = dict(best.params)
+        out["T"] = (best.strategy, tp, True)
+        tc = cut(best.strategy, tp, N)
+        if tc:
+            out["Tcut"] = (best.strategy, tc, True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--compile-only", metavar="CACHE_DIR")
+    args = ap.parse_args()
+    if args.compile_only:
+        os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
+        import tiled_matmul as tm
+        from tiled_matmul import compile as tm_compile
+        from tiled_matmul.epilogue import ExSpec
+        from tiled_matmul.render import kernel_name, render
+
+        cols = ExSpec("float", a_col=True, b_col=True, ld=True)
+        seen = set()
+        for M, N, K in XB + AX:
+            k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+            todo = [(k.strategy, k.config, None)]
+            if hasattr(k, "inner"):
+                todo.append((k.inner.strategy, k.inner.config, cols))
+            for name, p, t in variants(M, N, K).values():
+                entry = registry.get(name)
+                todo.append((entry, entry.make_config(**p), cols if t else None))
+            for entry, cfg, ex in todo:
+                if (entry.name, cfg, ex) not in seen:
+                    seen.add((entry.name, cfg, ex))
+                    tm_compile.cached_cubin(render(entry, cfg, "float32", ex), kernel_name(entry.name, cfg, "float32"),
+                                            cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, "float32")
+        print(len(seen), "kernels")
+        return
+
+    import cupy
+    import tiled_matmul as tm
+    from tiled_matmul.timing import L2Flusher
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
+    from _rounds import print_rows, timed_with_copy
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from _checked import check_candidates
+
+    flush = L2Flusher()
+    gen = cupy.random.default_rng(2727)
+    print("| shape | call | µs | × cuBLAS | % copy | pick |")
+    print("|---|---|---:|---:|---:|---|")
+    for M, N, K in XB + AX:
+        a = gen.uniform(-1, 1, (M, K), dtype=np.float32)
+        b = gen.uniform(-1, 1, (K, N), dtype=np.float32)
+        c = cupy.empty((M, N), dtype=np.float32)
+        ct = cupy.empty((N, M), dtype=np.float32)
+        k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+        inner = getattr(k, "inner", None)
+        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
+        extra = {"auto": (f"T {inner.strategy.name} {inner.config.params()}" if inner is not None
+                          else f"{k.strategy.name} {k.config.params()}")}
+        for label, (name, p, t) in variants(M, N, K).items():
+            if t:
+                def f(name=name, p=p):
+                    tm.matmul(b.T, a.T, out=ct, strategy=name, **p)
+                    cupy.copyto(c, ct.T)
+            else:
+                def f(name=name, p=p):
+                    tm.matmul(a, b, out=c, strategy=name, **p)
+            fns[label] = f
+            extra[label] = f"{name} {p}"
+        check_candidates(fns, extra, c, a, b)
+        nbytes = (M * K + K * N + M * N) * 4
+        res, med = timed_with_copy(fns, nbytes, 3, flush)
+        print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
+
+
+if __name__ == "__main__":
+    main()
