@@ -52,9 +52,14 @@ def describe(k) -> str:
         f"{k.strategy.name} {k.config.params()}"
 
 
-def shapes(rs, count, side):
+def shapes(rs, count, side, tries=1000):
+    """Up to `count` shapes of the set (fewer where `tries` draws find no more: with
+    dispatch.AX_NARROW_MAX at 48, no A·x of --set heights changes pick any more; the recorded
+    run, s27h_heights_2704.md, had the 56-column cut)."""
     out = []
-    while len(out) < count:
+    for _ in range(tries):
+        if len(out) == count:
+            break
         small = int(rs.integers(*{("rules", "M"): (17, 65), ("rules", "N"): (49, 65),
                                    ("heights", "M"): (49, 129), ("heights", "N"): (49, 57)}[SET, side]))
         lo = 12000 if len(out) % 2 else 1500
