@@ -8,7 +8,9 @@ efficiencies the tuner measured, :func:`measured_efficiencies`); ``"auto"`` (the
 model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others, except where
 :data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles).
 The fallback's picks on the wgmma rungs take a tile no taller than the output (:func:`narrowed`),
-and a float32 A·x with a few tens of columns is run as its transpose (:func:`transposed_choice`).
+a float32 x·B with 17-64 rows leaves the GEMV chunks and the 128-row TMA tiles for those or for
+64 x 128 TMA tiles (:func:`xb_choice`), and a float32 A·x with a few tens of columns is run as its
+transpose (:func:`transposed_choice`). :func:`fallback_choice` is that whole fallback.
 The mode is ``TILED_MATMUL_DISPATCH`` (read at import) or what :func:`set_mode` set. Both answer
 for a precision request (:mod:`tiled_matmul.precision`): entries and picks are kept to the modes
 the request allows for the shape (for "auto", tf32x3 and ieee from K = TF32X3_MIN_K, ieee below).
