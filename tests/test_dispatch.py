@@ -502,6 +502,23 @@ def test_tune_candidates_hold_the_search_space_and_the_models_first_picks(shape,
         assert any(e.name == "dmma_split_k" and c.split_k == 32 for e, c in cands[len(space):])
 
 
+def test_tune_warns_that_a_saved_entry_replaces_the_transposed_run(no_shipped):
+    """The tuner times the shape's own configs, not auto's transposed run of an A·x product; a
+    saved entry would replace that run, so tune says so (before it needs a GPU)."""
+    if tm.gpu_available():
+        pytest.skip("checks the warning before tune's GPU check; on a GPU tune would run")
+    with pytest.warns(RuntimeWarning, match="as its transpose"):
+        with pytest.raises(RuntimeError, match="CUDA device"):
+            tune_mod.tune(8192, 32, 4096)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for kw, shape in ((dict(save=False), (8192, 32, 4096)), ({}, (8192, 8192, 4096))):
+            with pytest.raises(RuntimeError, match="CUDA device"):
+                tune_mod.tune(*shape, **kw)
+
+
 @pytest.mark.parametrize("shape", [(28, 19244, 4044), (17, 12228, 3936), (57, 20581, 5252), (8192, 32, 4096)])
 def test_tune_candidates_hold_autos_own_pick(no_shipped, shape):
     """auto's pick where no entry serves the shape (x·B rules included) is among what the tuner

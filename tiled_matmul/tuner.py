@@ -220,6 +220,12 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     modes = _precision.modes_for(request, dt, K)
     if strategies is not None and not search_space(strategies, dt, None, modes):  # no GPU needed to tell
         raise _no_candidates(dt, request, modes, K, strategies)
+    from .dispatch import transposed_choice
+
+    if save and transposed_choice(M, N, K, dt, device, request) is not None:
+        warnings.warn(f"tune {M}x{N}x{K} {dt}: auto computes this A·x product as its transpose (C^T = B^T A^T, "
+                      "dispatch.AX_TRANSPOSED), which the tuner does not time; a saved entry replaces that run "
+                      "(tune with save=False to compare first)", RuntimeWarning, stacklevel=2)
     if not gpu_available():  # before anything imports CuPy, which may be missing
         raise RuntimeError("tune needs a CUDA device and none is available (cupy.is_available() is False)")
     import cupy
