@@ -4,6 +4,7 @@ output (dispatch.narrowed's rule, heights 56-128) and, for A·x, the product run
 
     PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py
     PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py --compile-only CACHE_DIR   # no GPU
+    PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py --random 2801 16   # held-out A·x (not run yet)
 
 Variants per shape: auto; "cut": auto's pick with bm cut to the small side (when on a wgmma rung
 with bm above it); for A·x "T": the cost model's pick among wgmma / wgmma_split_k for B^T A^T,
@@ -60,10 +61,29 @@ def variants(M, N, K):
     return out
 
 
+def random_ax(seed: int, count: int) -> list:
+    """`count` A·x shapes with 65-128 columns, M 2000-30000 and K 500-16000 (log-uniform), A of
+    at least dispatch.AX_TRANSPOSED_MIN_STREAM elements."""
+    rs = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        N = int(rs.integers(65, 129))
+        M = int(round(math.exp(rs.uniform(math.log(2000), math.log(30000)))))
+        K = int(round(math.exp(rs.uniform(math.log(500), math.log(16000)))))
+        if M * K >= dispatch.AX_TRANSPOSED_MIN_STREAM:
+            out.append((M, N, K))
+    return out
+
+
 def main() -> None:
+    global XB, AX
     ap = argparse.ArgumentParser()
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
+    ap.add_argument("--random", nargs=2, type=int, metavar=("SEED", "COUNT"),
+                    help="held-out A·x shapes with 65-128 columns instead of the fixed ones")
     args = ap.parse_args()
+    if args.random:
+        XB, AX = [], random_ax(*args.random)
     if args.compile_only:
         os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
         import tiled_matmul as tm
