@@ -186,6 +186,12 @@ def test_x_b_with_17_to_64_rows_leaves_chunks_and_tall_tma_tiles(no_shipped, sha
     finally:
         dispatch.xb_choice = saved
         dispatch.clear_cache()
+    moved = to in ("narrow", "tma64")
+    assert (c.moved_from is not None) == moved and before.moved_from is None
+    if moved:
+        assert c.moved_from == (before.strategy, before.params)  # what the fallback had picked
+        notes = tm.explain("auto", f"{M}x{N}x{K}", measure=False)["notes"]
+        assert any("dispatch.xb_choice" in n and before.strategy in n for n in notes), notes
     if to == "narrow":
         best = dispatch.model_choice(M, N, K, "float32", DEV, "auto", dispatch.NARROW_RUNGS)
         assert (c.strategy, c.params) == (best.strategy, dispatch.narrowed(best.strategy, dispatch._own_params(best), M, DEV))

@@ -149,6 +149,8 @@ def _config_for(strategy: str, M: int, N: int, K: int, dtype: Any, precision: "s
                 "db_entry": choice.entry}
         if choice.transposed is not None:
             auto["transposed"] = {"strategy": choice.transposed.strategy, "params": dict(choice.transposed.params)}
+        if choice.moved_from is not None:
+            auto["moved_from"] = {"strategy": choice.moved_from[0], "params": dict(choice.moved_from[1])}
         return entry, entry.make_config(**choice.params), dt, auto
     entry = registry.get(strategy)
     dt = entry.default_dtype if dtype is None else as_dtype(dtype)
@@ -286,6 +288,11 @@ def explain(strategy: str, shape: "Sequence[int] | str | int", *, dtype=None,
     if auto is not None:
         notes.insert(0, f"auto under precision {auto['request']!r} picks {entry.name} "
                         f"({auto['source']}, bucket {auto['bucket']})")
+        if "moved_from" in auto:
+            f = auto["moved_from"]
+            was = registry.get(f["strategy"]).make_config(**f["params"]).tag()
+            notes.insert(1, f"the x·B rule for 17-64 rows (dispatch.xb_choice) runs this in place of "
+                            f"{f['strategy']} {was}, the fallback's pick")
         if "transposed" in auto:
             t = auto["transposed"]
             notes.insert(1, f"a plain 2-D call of this shape runs as its transpose, C^T = B^T A^T on {t['strategy']} "

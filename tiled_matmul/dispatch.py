@@ -55,6 +55,8 @@ class Choice:
     #: read in place column-major, then C^T copied into C): the choice for that N x M x K product
     #: (:func:`transposed_choice`); batched, epilogue and layout calls run the choice above
     transposed: "Choice | None" = field(default=None, hash=False, compare=False)
+    #: the (strategy, params) the fallback had picked where :func:`xb_choice` replaced it
+    moved_from: "tuple[str, dict] | None" = field(default=None, hash=False, compare=False)
 
 
 #: parsed files, keyed by path, with the (mtime_ns, size) they were read at
@@ -453,10 +455,10 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         source, entry = found
         choice = _choices[ck] = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
         return choice
-    name, params, source = fallback_choice(M, N, K, dt, device, precision)
+    name, params, source, moved = _fallback(M, N, K, dt, device, precision)
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
-    choice = _choices[sk] = Choice(name, params, source, key,
+    choice = _choices[sk] = Choice(name, params, source, key, moved_from=moved,
                                    transposed=transposed_choice(M, N, K, dt, device, precision))
     return choice
 
@@ -465,7 +467,15 @@ def fallback_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any 
                     precision: str = "auto") -> tuple[str, dict, str]:
     """(strategy, params, source) the dispatch mode picks for the shape where no database entry
     serves it (what :func:`choose` runs then, not cached; the tuner times it beside its search)."""
+    return _fallback(M, N, K, dtype, device, precision)[:3]
+
+
+def _fallback(M: int, N: int, K: int, dtype: Any, device: Any,
+              precision: str) -> "tuple[str, dict, str, tuple[str, dict] | None]":
+    """:func:`fallback_choice`'s pick, and the (strategy, params) :func:`xb_choice` replaced in
+    it (None where it did not apply)."""
     dt = as_dtype(dtype)
+    moved = None
     if _mode == "model" or (_mode == "auto" and dt in MODEL_DTYPES):
         best = model_choice(M, N, K, dt, device, precision)
         name, params, source = best.strategy, _own_params(best), "model"
@@ -479,8 +489,9 @@ def fallback_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any 
             name, params, source = best.strategy, _own_params(best), "model"
         xb = xb_choice(M, N, K, dt, device, precision, name, dict(params or {}))
         if xb is not None:
+            moved = (name, narrowed(name, dict(params or {}), M, device))
             (name, params), source = xb, "model" if xb[0] in NARROW_RUNGS else "heuristic"
-    return name, narrowed(name, dict(params or {}), M, device), source
+    return name, narrowed(name, dict(params or {}), M, device), source, moved
 
 
 def _own_params(p: costmodel.Prediction) -> dict:
