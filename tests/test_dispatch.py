@@ -303,6 +303,21 @@ def test_plain_choice_keeps_the_model_tiles_rule_to_rungs_that_take_the_call(nee
     assert dispatch.plain_choice(*mid, "float32", None, "ieee", needed) == plain_pick(*mid, "float32", 132, "ieee")
 
 
+@pytest.mark.parametrize("M", [20, 40, 48, 57, 72, 100])
+def test_plain_choice_cuts_tiles_only_to_heights_run_with_extras(M):
+    """The general path's picks take tiles cut up to PLAIN_NARROW_MAX rows; beyond, the tile as
+    picked (the higher cuts have not run on a GPU with batches and epilogues)."""
+    shape = (M, 6000, 6000)
+    name, params = dispatch.plain_choice(*shape, "float32", None, "tf32x3", frozenset({"batch", "epilogue"}))
+    assert name in dispatch.NARROW_RUNGS, (name, params)
+    bm = tm.STRATEGIES[name].make_config(**params).bm
+    if M <= dispatch.PLAIN_NARROW_MAX:
+        assert bm == -(-max(M, 24) // 8) * 8, (name, params)
+    else:
+        assert bm in dispatch.NARROW_FROM, (name, params)  # not cut
+    assert dispatch.choose(72, 6000, 6000).params.get("bm") == 72  # the plain 2-D call's pick is cut
+
+
 def test_plain_choice_is_cached_per_shape(monkeypatch):
     """The call that needs plain_choice runs it every time: the model's ranking runs once per shape
     (until clear_cache)."""

@@ -163,6 +163,10 @@ NARROW_RUNGS: tuple[str, ...] = ("wgmma", "wgmma_split_k")
 #: 128-row tiles (scripts/variants_s27/probe_wide.py, x cuBLAS FP32: 84x4570x1029 0.75 -> 0.90
 #: at bm 88, 72x8192x8192 1.22 -> 1.74, 100x6000x6000 1.23 -> 1.38, 80x3000x9000 1.13 -> 1.46)
 NARROW_HEIGHTS = (24, 128)
+#: the highest tile a pick for the general path (batches, epilogues, other layouts:
+#: :func:`plain_choice`) is cut to: the 56-128-row cuts compile with those extras
+#: (tests/test_narrow.py) but have not run on a GPU with them
+PLAIN_NARROW_MAX = 48
 #: the tile heights `auto` narrows from: the rungs' 64- and 128-row tiles. wgmma's search space
 #: also holds 96-120-row tiles, heights of their own that the cost model picks as they are
 NARROW_FROM = (64, 128)
@@ -318,12 +322,12 @@ def xb_choice(M: int, N: int, K: int, dt: DType, device: Any, precision: str, na
     return None
 
 
-def narrowed(name: str, params: dict, M: int, device: Any = None) -> dict:
+def narrowed(name: str, params: dict, M: int, device: Any = None, top: "int | None" = None) -> dict:
     """`params` of the rung `name` with the tile height bm lowered to the output's M rounded up to
     a multiple of 8 (wgmma's n step) and of the config's rows per copy pass, and at least
     NARROW_HEIGHTS[0], where `name` is one of :data:`NARROW_RUNGS`, its bm is one of
-    :data:`NARROW_FROM` and the new one is at most NARROW_HEIGHTS[1], under its bm and a valid
-    config; else `params` as given.
+    :data:`NARROW_FROM` and the new one is at most NARROW_HEIGHTS[1] (or `top`), under its bm and
+    a valid config; else `params` as given.
 
     >>> narrowed("wgmma_split_k", {"split_k": 2}, 40)
     {'split_k': 2, 'bm': 40}
@@ -344,7 +348,7 @@ def narrowed(name: str, params: dict, M: int, device: Any = None) -> dict:
         return params
     step = lcm(8, cfg.threads // cfg.BK)
     bm = cdiv(max(M, NARROW_HEIGHTS[0]), step) * step
-    if bm >= cfg.bm or bm > NARROW_HEIGHTS[1]:
+    if bm >= cfg.bm or bm > (NARROW_HEIGHTS[1] if top is None else top):
         return params
     new = dict(params, bm=bm)
     return new if entry.make_config(**new).is_valid(_limits(device)) else params
@@ -394,7 +398,7 @@ def plain_choice(M: int, N: int, K: int, dtype: Any, device: Any, mode: str,
         best = _model_override(M, N, K, dt, device, mode, name, frozenset(needed))
         if best is not None:
             name, params, source = best.strategy, _own_params(best), "model"
-        params = narrowed(name, dict(params or {}), M, device)
+        params = narrowed(name, dict(params or {}), M, device, PLAIN_NARROW_MAX)
         if len(_choices) >= _MAX_SHAPES:
             _choices.clear()
         hit = _choices[key] = Choice(name, params, source)
