@@ -24,7 +24,7 @@ call :func:`clear_cache` after changing ``TILED_MATMUL_TUNE_DB`` or editing a fi
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
@@ -308,18 +308,19 @@ def xb_choice(M: int, N: int, K: int, dt: DType, device: Any, precision: str, na
         return None
     tensor = name in NARROW_RUNGS or (name == "wgmma_tma_tf32" and params.get("passes", 3) == 3)
     if XB_NARROW_ROWS[0] <= M <= XB_NARROW_ROWS[1]:
-        if tensor or (name == "gemv_xb_tma" and N * K >= XB_CHUNKS_MAX_STREAM):
-            best = model_choice(M, N, K, dt, device, precision, NARROW_RUNGS)
-            return best.strategy, _own_params(best)
+        to_model = tensor or (name == "gemv_xb_tma" and N * K >= XB_CHUNKS_MAX_STREAM)
     elif XB_TMA64_ROWS[0] <= M <= XB_TMA64_ROWS[1] and tensor:
-        if N % 4:  # rows of B off 16 bytes: the TMA rung would copy B first
-            if name == "wgmma_tma_tf32":
-                best = model_choice(M, N, K, dt, device, precision, NARROW_RUNGS)
-                return best.strategy, _own_params(best)
-        elif name == "wgmma_tma_tf32" or (K % 4 == 0 and K <= AUTO_CHAIN_K
-                                          and cdiv(N, 128) >= XB_TMA64_MIN_WAVE * _sm_count(device)):
+        wide = K % 4 == 0 and K <= AUTO_CHAIN_K and cdiv(N, 128) >= XB_TMA64_MIN_WAVE * _sm_count(device)
+        if N % 4 == 0 and (name == "wgmma_tma_tf32" or wide):
             return "wgmma_tma_tf32", dict(XB_TMA64)
-    return None
+        # rows of B off 16 bytes: the TMA rung would copy B first
+        to_model = name == "wgmma_tma_tf32"
+    else:
+        return None
+    if not to_model:
+        return None
+    best = model_choice(M, N, K, dt, device, precision, NARROW_RUNGS)
+    return best.strategy, _own_params(best)
 
 
 def narrowed(name: str, params: dict, M: int, device: Any = None, top: "int | None" = None) -> dict:
@@ -370,9 +371,7 @@ def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: An
     if str(dev.cc) != "90" or lookup_entry(M, N, K, dt, dev, precision) is not None:
         return None
     best = model_choice(N, M, K, dt, device, precision, NARROW_RUNGS)
-    params = _own_params(best)
-    if N <= AX_NARROW_MAX:
-        params = narrowed(best.strategy, params, N, device)
+    params = narrowed(best.strategy, _own_params(best), N, device, AX_NARROW_MAX)
     if (True, True) not in registry.get(best.strategy).make_config(**params).layouts():
         return None
     return Choice(best.strategy, params, "model", bucket(N, M, K, dt, precision))
@@ -459,25 +458,19 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
         source, entry = found
         choice = _choices[ck] = Choice(entry["strategy"], dict(entry.get("params", {})), source, key, entry)
         return choice
-    name, params, source, moved = _fallback(M, N, K, dt, device, precision)
+    fallback = fallback_choice(M, N, K, dt, device, precision)
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
-    choice = _choices[sk] = Choice(name, params, source, key, moved_from=moved,
-                                   transposed=transposed_choice(M, N, K, dt, device, precision))
+    choice = _choices[sk] = replace(fallback, bucket=key,
+                                    transposed=transposed_choice(M, N, K, dt, device, precision))
     return choice
 
 
 def fallback_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
-                    precision: str = "auto") -> tuple[str, dict, str]:
-    """(strategy, params, source) the dispatch mode picks for the shape where no database entry
-    serves it (what :func:`choose` runs then, not cached; the tuner times it beside its search)."""
-    return _fallback(M, N, K, dtype, device, precision)[:3]
-
-
-def _fallback(M: int, N: int, K: int, dtype: Any, device: Any,
-              precision: str) -> "tuple[str, dict, str, tuple[str, dict] | None]":
-    """:func:`fallback_choice`'s pick, and the (strategy, params) :func:`xb_choice` replaced in
-    it (None where it did not apply)."""
+                    precision: str = "auto") -> Choice:
+    """The :class:`Choice` the dispatch mode makes for the shape where no database entry serves it
+    (what :func:`choose` runs then, less its bucket and transposed run; not cached; the tuner
+    times it beside its search). Its `moved_from` is the pick :func:`xb_choice` replaced."""
     dt = as_dtype(dtype)
     moved = None
     if _mode == "model" or (_mode == "auto" and dt in MODEL_DTYPES):
@@ -487,15 +480,15 @@ def _fallback(M: int, N: int, K: int, dtype: Any, device: Any,
         hopper = str(device_id(device).cc) == "90"
         name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
                                  wgmma=hopper, dmma=hopper)
-        source = "heuristic"
+        params, source = dict(params or {}), "heuristic"
         best = _model_override(M, N, K, dt, device, precision, name)
         if best is not None:
             name, params, source = best.strategy, _own_params(best), "model"
-        xb = xb_choice(M, N, K, dt, device, precision, name, dict(params or {}))
+        xb = xb_choice(M, N, K, dt, device, precision, name, params)
         if xb is not None:
-            moved = (name, narrowed(name, dict(params or {}), M, device))
+            moved = (name, narrowed(name, params, M, device))
             (name, params), source = xb, "model" if xb[0] in NARROW_RUNGS else "heuristic"
-    return name, narrowed(name, dict(params or {}), M, device), source, moved
+    return Choice(name, narrowed(name, params, M, device), source, moved_from=moved)
 
 
 def _own_params(p: costmodel.Prediction) -> dict:

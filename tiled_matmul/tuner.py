@@ -176,9 +176,9 @@ def candidates(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[st
     # the model's picks as it ranks them, and as `auto` runs them (the tile cut to the output)
     picks = [(p.strategy, params) for p in ranked[:MODEL_PICKS]
              for params in (p.params, narrowed(p.strategy, dict(p.params), M, device))]
-    name, params, _ = fallback_choice(M, N, K, dtype, device, precision)
-    if names is None or registry.get(name).name in names:
-        picks.append((name, params))
+    auto = fallback_choice(M, N, K, dtype, device, precision)
+    if names is None or registry.get(auto.strategy).name in names:
+        picks.append((auto.strategy, auto.params))
     for name, params in picks:
         entry = registry.get(name)
         cfg = entry.make_config(**params)
