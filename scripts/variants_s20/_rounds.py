@@ -1,5 +1,6 @@
 """What the twentieth session's probes share: callables timed in alternating rounds beside a
 device copy of the product's bytes."""
+import math
 import statistics
 
 import cupy
@@ -37,3 +38,24 @@ def print_rows(shape: tuple, fns, res: dict, med: dict, nbytes: int, base: str =
         cell = "" if extra is None else f" {extra.get(k, '')} |"
         print(f"| {M}×{N}×{K} | {k} | {med[k] * 1e3:.1f} | {ratio:.3f} | {pct_of_copy(nbytes, med[k], med['copy']):.1f} |{cell}",
               flush=True)
+
+
+def log_ratio(res: dict, name: str, base: str = "cublas") -> float:
+    """The median over timed_with_copy's rounds of log(base's time / name's time)."""
+    return statistics.median(math.log(b / t) for b, t in zip(res[base], res[name]))
+
+
+def print_geomeans(logs: dict) -> None:
+    """For each key of `logs` ({key: [log_ratio, ...]}, a key a name or a (set, name) pair), the
+    geometric mean, lowest and highest of its ratios."""
+    for key, xs in logs.items():
+        label = " ".join(key) if isinstance(key, tuple) else key
+        print(f"{label}: geometric mean x cuBLAS {math.exp(statistics.fmean(xs)):.3f} over {len(xs)}, "
+              f"lowest {math.exp(min(xs)):.3f}, highest {math.exp(max(xs)):.3f}", flush=True)
+
+
+def describe(kernel) -> str:
+    """A kernel object's strategy and params, or for a TransposedKernel "T" and its inner one's."""
+    inner = getattr(kernel, "inner", None)
+    k = inner if inner is not None else kernel
+    return f"{'T ' if inner is not None else ''}{k.strategy.name} {k.config.params()}"

@@ -14,7 +14,6 @@ medians, cuBLAS FP32 and a device copy of the product's bytes in the same rounds
 import argparse
 import math
 import os
-import statistics
 import sys
 
 import cupy
@@ -26,7 +25,7 @@ from tiled_matmul.dtypes import as_dtype
 from tiled_matmul.timing import L2Flusher
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-from _rounds import print_rows, timed_with_copy  # noqa: E402
+from _rounds import describe, log_ratio, print_geomeans, print_rows, timed_with_copy  # noqa: E402
 
 F32 = as_dtype("float32")
 
@@ -40,13 +39,6 @@ def resolved(M, N, K, narrow=True, transposed=(17, 48), chunk_max=heuristic.XB_T
     finally:
         dispatch.NARROW_TILES, dispatch.AX_TRANSPOSED, heuristic.XB_TMA_CHUNK_MAX = saved
         dispatch.clear_cache()
-
-
-def describe(k) -> str:
-    inner = getattr(k, "inner", None)
-    if inner is not None:
-        return f"T {inner.strategy.name} {inner.config.params()}"
-    return f"{k.strategy.name} {k.config.params()}"
 
 
 def chunk_shapes(rs, count):
@@ -115,12 +107,9 @@ def main() -> None:
             res, med = timed_with_copy(fns, nbytes, 3, flush)
             print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
             for v in kerns:
-                logs.setdefault((label, v), []).append(
-                    statistics.median(math.log(x / t) for x, t in zip(res["cublas"], res[v])))
+                logs.setdefault((label, v), []).append(log_ratio(res, v))
     print()
-    for (label, v), xs in logs.items():
-        print(f"{label} {v}: geometric mean x cuBLAS {math.exp(statistics.fmean(xs)):.3f} over {len(xs)}, "
-              f"lowest {math.exp(min(xs)):.3f}, highest {math.exp(max(xs)):.3f}", flush=True)
+    print_geomeans(logs)
 
 
 if __name__ == "__main__":

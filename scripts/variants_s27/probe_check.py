@@ -15,7 +15,6 @@ rounds.
 import argparse
 import math
 import os
-import statistics
 import sys
 
 import numpy as np
@@ -23,6 +22,9 @@ import numpy as np
 import tiled_matmul as tm
 from tiled_matmul import dispatch, heuristic
 from tiled_matmul.dtypes import as_dtype
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
+from _rounds import describe, log_ratio, print_geomeans, print_rows, timed_with_copy  # noqa: E402
 
 F32 = as_dtype("float32")
 
@@ -44,12 +46,6 @@ def resolved(M, N, K, before):
     finally:
         dispatch.xb_choice, dispatch.AX_TRANSPOSED, dispatch.NARROW_HEIGHTS = saved
         dispatch.clear_cache()
-
-
-def describe(k) -> str:
-    inner = getattr(k, "inner", None)
-    return f"T {inner.strategy.name} {inner.config.params()}" if inner is not None else \
-        f"{k.strategy.name} {k.config.params()}"
 
 
 def shapes(rs, count, side, tries=1000):
@@ -121,8 +117,6 @@ def main() -> None:
     import cupy
     from tiled_matmul.timing import L2Flusher
 
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-    from _rounds import print_rows, timed_with_copy
 
     flush = L2Flusher()
     gen = cupy.random.default_rng(args.seed)
@@ -150,12 +144,9 @@ def main() -> None:
             res, med = timed_with_copy(fns, nbytes, 3, flush)
             print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
             for v in kerns:
-                logs.setdefault((label, v), []).append(
-                    statistics.median(math.log(x / t) for x, t in zip(res["cublas"], res[v])))
+                logs.setdefault((label, v), []).append(log_ratio(res, v))
     print()
-    for (label, v), xs in logs.items():
-        print(f"{label} {v}: geometric mean x cuBLAS {math.exp(statistics.fmean(xs)):.3f} over {len(xs)}, "
-              f"lowest {math.exp(min(xs)):.3f}, highest {math.exp(max(xs)):.3f}", flush=True)
+    print_geomeans(logs)
 
 
 if __name__ == "__main__":

@@ -114,7 +114,7 @@ def main() -> None:
     from tiled_matmul.timing import L2Flusher
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-    from _rounds import print_rows, timed_with_copy
+    from _rounds import describe, print_rows, timed_with_copy
 
     sys.path.insert(0, os.path.dirname(__file__))
     from _checked import check_candidates
@@ -129,10 +129,8 @@ def main() -> None:
         c = cupy.empty((M, N), dtype=np.float32)
         ct = cupy.empty((N, M), dtype=np.float32)
         k = tm.kernel("auto").kernel_for(M, N, K, "float32")
-        inner = getattr(k, "inner", None)
         fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
-        extra = {"auto": (f"T {inner.strategy.name} {inner.config.params()}" if inner is not None
-                          else f"{k.strategy.name} {k.config.params()}")}
+        extra = {"auto": describe(k)}
         for label, (name, p, t) in variants(M, N, K).items():
             if t:
                 def f(name=name, p=p):
