@@ -18,7 +18,7 @@ import pytest
 
 import tiled_matmul as tm
 
-from tiled_matmul import dispatch, measure
+from tiled_matmul import costmodel, dispatch, measure
 from tiled_matmul import tunedb as tdb
 from tiled_matmul import tuner as tune_mod
 
@@ -113,12 +113,52 @@ def test_model_tiles_take_the_heuristics_mid_size_float32_tiles(no_shipped, shap
         dispatch.set_mode(previous)
 
 
-@pytest.mark.parametrize("shape", [(2000, 2000, 2000), (4096, 8, 4096), (5, 300, 3000), (300, 300, 64)])
+@pytest.mark.parametrize("shape", [(2000, 2000, 2000), (4096, 8, 4096), (300, 300, 64), (8192, 1, 8192)])
 def test_model_tiles_leave_other_float32_picks_to_the_heuristic(no_shipped, shape):
-    """The TMA picks, the GEMV rungs (M or N <= heuristic.GEMV_MAX) and FFMA below TF32X3_MIN_K stay
+    """The TMA picks, the A·x GEMV rung (N <= heuristic.GEMV_MAX) and FFMA below TF32X3_MIN_K stay
     the heuristic's."""
     c = dispatch.choose(*shape, device=DEV)
     assert (c.source, c.strategy, c.params) == ("heuristic", *fallback_choice(*shape))
+
+
+@pytest.mark.parametrize("shape", [(5, 300, 3000), (6, 45, 6043), (2, 36, 7515), (8, 236, 153), (6, 54074, 1474),
+                                   (7, 8191, 8191)])
+@pytest.mark.parametrize("precision", ["auto", "ieee"])
+def test_model_configs_choose_gemv_xb_config(no_shipped, shape, precision):
+    """Where the heuristic picks float32 gemv_xb, the rung stays and the cost model picks its config
+    among gemv_xb's (dispatch.MODEL_CONFIGS); mode "heuristic" keeps the table's."""
+    from tiled_matmul.heuristic import recommend
+
+    name, params = recommend(*shape, "float32")
+    assert name == "gemv_xb" and "gemv_xb" in dispatch.MODEL_CONFIGS["float32"]
+    want = costmodel.rank(*shape, "float32", efficiencies=dispatch.measured_efficiencies(DEV), strategies=("gemv_xb",))[0]
+    c = dispatch.choose(*shape, device=DEV, precision=precision)
+    entry = tm.STRATEGIES["gemv_xb"]
+    assert (c.source, c.strategy) == ("model", "gemv_xb")
+    assert entry.make_config(**c.params) == entry.make_config(**want.params)
+    previous = dispatch.set_mode("heuristic")
+    try:
+        c = dispatch.choose(*shape, device=DEV, precision=precision)
+        assert (c.source, c.strategy, c.params) == ("heuristic", name, params)
+    finally:
+        dispatch.set_mode(previous)
+
+
+def test_model_configs_fix_the_narrow_b_picks(no_shipped):
+    """The case the rule is for: on a 45-column B the table's one K group of 1024 columns idles 244
+    of 256 threads; the model takes K groups. On a 54074-column B with a short K the groups' runs
+    are short and their blocks come in waves (costmodel.groups_fit): one group, as the table."""
+    entry = tm.STRATEGIES["gemv_xb"]
+    narrow = entry.make_config(**dispatch.choose(6, 45, 6043, device=DEV).params)
+    assert narrow.kg > 1 and recommend_kg(6, 45, 6043) == 1
+    wide = entry.make_config(**dispatch.choose(6, 54074, 1474, device=DEV).params)
+    assert wide.kg == 1
+
+
+def recommend_kg(M, N, K):
+    from tiled_matmul.heuristic import recommend
+
+    return tm.STRATEGIES["gemv_xb"].make_config(**recommend(M, N, K, "float32")[1]).kg
 
 
 @pytest.mark.parametrize("M", [1, 7, 17, 24, 33, 40, 57, 63, 64, 65, 100, 128, 300])

@@ -177,20 +177,26 @@ def test_batched_transposed_operands(name, rng, monkeypatch):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_gemm_epilogue_with_transposed_operand(dtype, rng, monkeypatch):
     """gemm(a, b, trans_a=True, bias, relu, beta) reads A^T in place through the fused kernel."""
+    seen, a0, b = _gemm_trans_a(rng, monkeypatch, 200, 130, 96, dtype, 5, strategy="warp_tiled")
+    assert seen[0][0] == a0.data.ptr and seen[0][1] == b.data.ptr
+
+
+def _gemm_trans_a(rng, monkeypatch, M, N, K, dtype, pad, **kw):
+    """gemm(a0, b, c, trans_a=True, alpha=0.5, beta=2.0, bias, relu, **kw) against the unfused
+    float64 reference, B's rows `pad` elements longer than N; the launches the hook saw, a0, b."""
     import cupy as cp
 
-    M, N, K = 200, 130, 96
     a0 = cp.asarray(rng.uniform(-1, 1, (K, M)).astype(dtype))
-    b = cp.asarray(rng.uniform(-1, 1, (K, N + 5)).astype(dtype))[:, :N]
+    b = cp.asarray(rng.uniform(-1, 1, (K, N + pad)).astype(dtype))[:, :N]
     c = cp.asarray(rng.uniform(-1, 1, (M, N)).astype(dtype))
     bias = cp.asarray(rng.uniform(-1, 1, N).astype(dtype))
     seen = []
     monkeypatch.setattr(execute, "launch_hook", lambda *args: seen.append(args))
-    got = tm.gemm(a0, b, c, trans_a=True, alpha=0.5, beta=2.0, bias=bias, activation="relu", strategy="warp_tiled")
+    got = tm.gemm(a0, b, c, trans_a=True, alpha=0.5, beta=2.0, bias=bias, activation="relu", **kw)
     ref, scale = unfused(cp.asnumpy(a0).T, cp.asnumpy(b), alpha=0.5, beta=2.0, c=cp.asnumpy(c),
                          bias=cp.asnumpy(bias), activation="relu")
-    assert_close(got, ref, scale, np.dtype(dtype), K, "gemm trans_a")
-    assert seen[0][0] == a0.data.ptr and seen[0][1] == b.data.ptr
+    assert_close(got, ref, scale, np.dtype(dtype), K, f"gemm trans_a {(M, N, K)} {kw}")
+    return seen, a0, b
 
 
 def test_other_strides_are_copied_and_right(rng, monkeypatch):
@@ -205,3 +211,26 @@ def test_other_strides_are_copied_and_right(rng, monkeypatch):
     ref, scale = unfused(cp.asnumpy(a), cp.asnumpy(b))
     assert_close(out, ref, scale, np.dtype(np.float32), 100, "strided")
     assert execute.layout_copies_made["strides"] == 2
+
+
+@pytest.mark.parametrize("shape", [(6, 45, 6043), (8, 236, 153), (2, 36, 7515), (7, 471, 3574)])
+def test_auto_gemv_xb_model_configs_on_the_general_path(shape, rng, monkeypatch):
+    """float32 x·B whose gemv_xb config the cost model picks (dispatch.MODEL_CONFIGS; K groups on a
+    narrow B): a batch with a broadcast transposed weight, and gemm's epilogue on A^T, in ieee mode
+    (where plain_choice keeps gemv_xb), against a float64 reference."""
+    import cupy as cp
+
+    from tiled_matmul import dispatch
+
+    M, N, K = shape
+    dt = np.dtype(np.float32)
+    name, params = dispatch.plain_choice(M, N, K, "float32", None, "ieee", frozenset({"epilogue", "layouts"}))
+    assert name == "gemv_xb", (name, params)
+    a = cp.asarray(rng.uniform(-1, 1, (3, M, K)).astype(dt))
+    w = cp.asarray(rng.uniform(-1, 1, (N, K)).astype(dt)).T  # one shared transposed weight
+    out = poisoned((3, M, N), dt)
+    tm.matmul(a, w, out=out, precision="ieee")
+    ref, scale = unfused(cp.asnumpy(a), cp.asnumpy(w))
+    assert_close(out, ref, scale, dt, K, f"batched {shape}")
+    seen, a0, _ = _gemm_trans_a(rng, monkeypatch, M, N, K, dt, 0, precision="ieee")
+    assert seen and seen[0][0] == a0.data.ptr  # A^T read in place

@@ -529,6 +529,32 @@ def rows_fit(cfg: Config, N: int, K: int) -> bool:
     return not getattr(cfg, "pairs", 0) or (N % 2 == 0 and K % 2 == 0)
 
 
+def groups_fit(cfg: Config, M: int, N: int, K: int, limits: DeviceLimits, dt: DType) -> bool:
+    """Whether a config that splits K among thread groups of one block (gemv_xb's and
+    gemv_xb_half's ``kg``) is weighed for this shape: each group's run of K is at least
+    heuristic.GEMV_KG_MIN_RUN rows, or its output blocks alone stay under one wave. A short run is
+    mostly its pipeline's ramp, which the model does not price; where the groups' blocks come in
+    waves, every one pays it, and the one-group config, which splits K across blocks instead, ran
+    faster (H100, float32: 6x54074x1474 174 against 158 us, 5x55143x1795 211 against 189:
+    scripts/gpu_s28b.sh). Under a wave the groups replace that split and ran faster on short runs
+    too (6x3745x831 1.51 against 1.48x cuBLAS, 5x1963x693 1.16 against 1.01: scripts/gpu_s28a.sh).
+    True for other configs.
+
+    >>> from tiled_matmul.strategies.gemv_xb import GemvXbConfig
+    >>> from tiled_matmul.device import H100_LIMITS as H100
+    >>> from tiled_matmul.dtypes import FLOAT32
+    >>> g = GemvXbConfig(threads=256, mt=8, unroll=8, min_blocks=1, kg=16)
+    >>> [groups_fit(g, 6, n, 1474, H100, FLOAT32) for n in (3745, 54074)], groups_fit(g, 6, 54074, 8192, H100, FLOAT32)
+    ([True, False], True)
+    """
+    from .heuristic import GEMV_KG_MIN_RUN
+
+    kg = getattr(cfg, "kg", 1)
+    if kg <= 1 or K >= GEMV_KG_MIN_RUN * kg:
+        return True
+    return cfg.output_blocks(M, N) < limits.sm_count * blocks_per_sm(cfg, dt, limits)
+
+
 def _in_modes(configs: Iterable[Config], modes: tuple[str, ...], limits: DeviceLimits, dt: DType) -> list[Config]:
     """Each config in each of `modes` it computes, valid for the device and dtype, without repeats."""
     out: dict[Config, None] = {}
@@ -564,6 +590,7 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
     that computes `dtype` and runs on the GPU, its default and search space in each mode the
     request allows for K, split-K variants (:data:`SPLITS`) of its tiles, and the hand heuristic's
     pick; valid for the device and dtype, GEMV rungs only for skinny shapes (:func:`skinny_fits`),
+    K groups only on runs long enough or under a wave (:func:`groups_fit`),
     dmma's pairs layout only for aligned rows (:func:`rows_fit`), without repeats."""
     from .heuristic import recommend
 
@@ -579,7 +606,7 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
     out = dict.fromkeys(_searched(names, dt, modes, limits))
     if pick in names and registry.get(pick).supports(dt) and registry.get(pick).runs_on(limits):
         out.update(dict.fromkeys(_in_modes([registry.get(pick).make_config(**pick_params)], modes, limits, dt)))
-    return [c for c in out if skinny_fits(c, M, N) and rows_fit(c, N, K)]
+    return [c for c in out if skinny_fits(c, M, N) and rows_fit(c, N, K) and groups_fit(c, M, N, K, limits, dt)]
 
 
 def rank(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto",
@@ -625,5 +652,5 @@ def best(M: int, N: int, K: int, dtype: Any = "float32", precision: str = "auto"
 
 __all__ = ["clear_cache", "PEAKS", "DRAM_GBS", "L2_GBS", "LAUNCH_US", "ROUND_US", "UNITS", "DEFAULT_EFFICIENCY", "Prediction", "predict",
            "rank", "best", "candidate_configs", "wave_factor", "blocks_per_sm", "estimated_registers",
-           "efficiency_keys", "efficiency", "default_efficiency", "peak_tflops", "launch_grid", "scale", "unit",
+           "efficiency_keys", "efficiency", "default_efficiency", "peak_tflops", "launch_grid", "scale", "unit", "groups_fit",
            "MEMORY_EFFICIENCY", "TERMS", "skinny_fits", "rows_fit"]

@@ -6,7 +6,8 @@ the dispatch mode (:func:`get_mode`): ``"heuristic"``, :func:`tiled_matmul.heuri
 ``"model"``, the cost model's fastest candidate (:func:`tiled_matmul.costmodel.rank`, with the
 efficiencies the tuner measured, :func:`measured_efficiencies`); ``"auto"`` (the default), the
 model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others, except where
-:data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles).
+:data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles)
+or :data:`MODEL_CONFIGS` the choice of its config (float32's gemv_xb).
 The fallback's picks on the wgmma rungs take a tile no taller than the output (:func:`narrowed`),
 a float32 x·B with 17-64 rows leaves the GEMV chunks and the 128-row TMA tiles for those or for
 64 x 128 TMA tiles (:func:`xb_choice`), and a float32 A·x with a few tens of columns is run as its
@@ -150,6 +151,14 @@ MODEL_DTYPES: tuple[str, ...] = ("float64",)
 MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "float32": (("wgmma", "wgmma_split_k"), ("wgmma", "wgmma_split_k", "wgmma_tma_tf32")),
 }
+#: per dtype outside MODEL_DTYPES: the rungs whose configs, where the heuristic picks the rung in
+#: mode "auto", the cost model chooses among (the rung kept). float32's gemv_xb table gives one
+#: config per power of two of M, built on wide B; on narrow or short ones its single K group of
+#: 1024 columns idles most of the block (6x45x6043 0.43x cuBLAS FP32). H100, held out
+#: (scripts/gpu_s28b.sh, 24 x·B shapes where the two differ, M 1-8): 0.83 -> 1.38x cuBLAS
+#: geometric mean, lowest 0.22 -> 0.85 (6x37x151 0.22 -> 1.44, 8x152x44991 0.31 -> 1.66); the
+#: model's A·x picks for gemv_ax lost to its table there (1.47 -> 1.31 over 11), so gemv_ax keeps it
+MODEL_CONFIGS: dict[str, tuple[str, ...]] = {"float32": ("gemv_xb",)}
 #: the rungs whose tile height bm is wgmma's n (C^T = B^T A^T per warpgroup: one m64 x n{bm} x k8
 #: instruction covers the tile's rows), so a tile taller than the output spends tensor-core work,
 #: shared memory and registers on padding rows. `auto`'s picks on them (heuristic and model, not
@@ -275,10 +284,15 @@ def model_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = N
 
 def _model_tiles(M: int, N: int, K: int, dt: DType, precision: str, name: str, sms: int) -> "tuple[str, ...] | None":
     """The rungs the cost model chooses among, in mode "auto", where the heuristic's pick `name`
-    for a dtype outside MODEL_DTYPES is one it overrides (:data:`MODEL_TILES`: an output under one
-    wave of 128 x 128 tiles on `sms` SMs, wider than heuristic.GEMV_MAX both ways), else None."""
+    for a dtype outside MODEL_DTYPES is one it overrides (:data:`MODEL_CONFIGS`: that rung's
+    configs; :data:`MODEL_TILES`: an output under one wave of 128 x 128 tiles on `sms` SMs, wider
+    than heuristic.GEMV_MAX both ways), else None."""
+    if _mode != "auto":
+        return None
+    if name in MODEL_CONFIGS.get(str(dt), ()):
+        return (name,)
     rule = MODEL_TILES.get(str(dt))
-    if _mode != "auto" or rule is None or name not in rule[0] or min(M, N) <= GEMV_MAX:
+    if rule is None or name not in rule[0] or min(M, N) <= GEMV_MAX:
         return None
     if cdiv(M, 128) * cdiv(N, 128) >= sms:
         return None
