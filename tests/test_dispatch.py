@@ -303,7 +303,11 @@ def test_a_x_with_17_to_64_columns_runs_transposed(no_shipped, shape):
 
 @pytest.mark.parametrize("shape,dtype,precision", [
     ((8192, 16, 8192), "float32", "auto"),    # gemv_ax's chunks
-    ((8192, 65, 8192), "float32", "auto"),    # past AX_TRANSPOSED
+    ((8192, 65, 8192), "float32", "auto"),    # past AX_TRANSPOSED; its own pick the split-K rung
+    ((16384, 120, 4096), "float32", "auto"),  # AX_TRANSPOSED_WIDE: the TMA pick reads A in place
+    ((12330, 123, 3352), "float32", "auto"),  # ... the same
+    ((4570, 84, 1029), "float32", "auto"),    # ... its own pick the split-K rung
+    ((17003, 129, 1031), "float32", "auto"),  # past AX_TRANSPOSED_WIDE
     ((8192, 32, 8192), "float32", "ieee"),    # tf32x3 not allowed
     ((8192, 32, 100), "float32", "auto"),     # K under TF32X3_MIN_K: ieee
     ((8192, 32, 8192), "float64", "auto"),
@@ -313,6 +317,28 @@ def test_a_x_with_17_to_64_columns_runs_transposed(no_shipped, shape):
 def test_other_products_do_not_run_transposed(no_shipped, shape, dtype, precision):
     assert dispatch.transposed_choice(*shape, dtype, DEV, precision) is None
     assert dispatch.choose(*shape, dtype, DEV, precision).transposed is None
+
+
+@pytest.mark.parametrize("shape", [(21665, 100, 1385), (17445, 117, 11803), (17003, 97, 1031), (20011, 125, 1001),
+                                   (28834, 112, 1546)])
+def test_a_x_with_65_to_128_columns_runs_transposed_off_the_tma_tiles(no_shipped, shape):
+    """AX_TRANSPOSED_WIDE: where the shape's own pick is wgmma_tma_tf32 with K % 4 (A read from a
+    padded copy), the model's pick for B^T A^T runs, its tile uncut, both operands column-major."""
+    M, N, K = shape
+    c = dispatch.choose(M, N, K, device=DEV)
+    assert K % 4 and c.strategy == "wgmma_tma_tf32" and c.transposed is not None, c
+    want = dispatch.model_choice(N, M, K, "float32", DEV, "auto", dispatch.NARROW_RUNGS)
+    entry = tm.STRATEGIES[want.strategy]
+    cfg = entry.make_config(**c.transposed.params)
+    assert c.transposed.strategy == want.strategy and cfg == entry.make_config(**want.params) and cfg.bm >= N
+    assert (True, True) in cfg.layouts()
+    previous, dispatch.AX_TRANSPOSED_WIDE = dispatch.AX_TRANSPOSED_WIDE, None
+    try:
+        dispatch.clear_cache()
+        assert dispatch.choose(M, N, K, device=DEV).transposed is None
+    finally:
+        dispatch.AX_TRANSPOSED_WIDE = previous
+        dispatch.clear_cache()
 
 
 def test_a_tuned_entry_keeps_its_shape_untransposed(fresh_tunedb):

@@ -1,6 +1,7 @@
 """GPU checks (marked `gpu`) of `auto`'s narrow wgmma tiles (dispatch.narrowed: the tile height bm
 lowered to a skinny output's M, 24-56 rows from 64-row tiles, 72-120 from 128-row ones), of A·x
-products computed as their transpose (dispatch.AX_TRANSPOSED: C^T = B^T A^T on a narrowed tile,
+products computed as their transpose (dispatch.AX_TRANSPOSED: C^T = B^T A^T on a narrowed tile;
+AX_TRANSPOSED_WIDE: on the split-K rung's 128-row tile,
 both operands read in place column-major, C^T copied into C), and of x·B products with 17-64 rows
 that `auto` hands from the GEMV chunks or wgmma_tma_tf32's 128-row tiles to the narrowed wgmma
 rungs or 64 x 128 TMA tiles (dispatch.xb_choice).
@@ -25,9 +26,12 @@ from .conftest import assert_same_nonfinite, poisoned
 
 pytestmark = pytest.mark.gpu
 
-#: A·x shapes auto computes as their transpose: N from 17 to 64, M and K ragged, A >= 2^24 elements
+#: A·x shapes auto computes as their transpose: N from 17 to 64, M and K ragged, A >= 2^24 elements;
+#: the last three 97, 125 and 80 columns (dispatch.AX_TRANSPOSED_WIDE, K % 4: the split-K rung's
+#: 128-row tile, wgmma's 96-row one)
 TRANSPOSED = [(16337, 20, 1807), (4099, 17, 4111), (4097, 33, 4099), (8191, 48, 2053), (2000, 24, 8389),
-              (5003, 40, 3355), (9001, 57, 2053), (4103, 64, 4097), (4056, 50, 4468)]
+              (5003, 40, 3355), (9001, 57, 2053), (4103, 64, 4097), (4056, 50, 4468), (17003, 97, 1031),
+              (20011, 125, 1001), (18149, 80, 1013)]
 #: x·B shapes whose wgmma pick auto narrows (bm under 64)
 NARROW = [(17, 4096, 2617), (40, 2048, 4099), (33, 1000, 5003), (24, 3000, 1031), (48, 1027, 4096)]
 #: x·B shapes whose 128-row split-K pick auto cuts to 72-120 rows
@@ -76,7 +80,8 @@ def test_a_x_runs_transposed_and_correct(shape):
     M, N, K = shape
     kern = tm.kernel("auto").kernel_for(M, N, K, "float32")
     assert isinstance(kern, TransposedKernel), kern
-    assert kern.inner.config.bm == (-(-N // 8) * 8 if N <= dispatch.AX_NARROW_MAX else 64), kern
+    bm = kern.inner.config.bm
+    assert bm == (-(-N // 8) * 8 if N <= dispatch.AX_NARROW_MAX else 64) if N <= 64 else bm >= N, kern
     gen = cp.random.default_rng(M + N + K)
     a, b = _operands(gen, M, N, K)
     out = poisoned((M, N), np.float32)

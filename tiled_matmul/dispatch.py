@@ -228,6 +228,16 @@ AX_TRANSPOSED_MIN_STREAM = 2**24
 #: cuBLAS, 11449x51x2248 0.91 -> 0.86; probe_check.py --set heights --seed 2704), while x·B with
 #: 49-56 rows gained on 56-row tiles (55x12460x927 0.98 -> 1.07)
 AX_NARROW_MAX = 48
+#: float32 A·x products with AX_TRANSPOSED_WIDE[0] <= N <= AX_TRANSPOSED_WIDE[1] columns (the other
+#: conditions of AX_TRANSPOSED) run as their transpose where the fallback's own pick is
+#: wgmma_tma_tf32 and A's rows are not whole 16-byte vectors (K % 4: that rung reads A from a
+#: padded copy, a second pass over the large operand), on the model's pick for the transpose, its
+#: tile not cut. H100, x cuBLAS FP32 (probe_wide.py --random, scripts/gpu_s28a.sh and gpu_s28e.sh):
+#: 18 of 18 such shapes gained, 20619x100x14745 0.91 -> 1.55, 19333x88x14273 0.97 -> 1.63,
+#: 20414x122x1137 0.94 -> 0.98. With K % 4 == 0 the TMA tiles read A in place and 3 of 4 lost
+#: (12330x123x3352 1.54 -> 1.11, 16384x120x4096 2.04 -> 1.49); where the own pick is the split-K
+#: rung the transpose gained 1-6% or lost (5569x77x1320 0.86 -> 0.79: gpu_s27g.sh): left as picked
+AX_TRANSPOSED_WIDE: "tuple[int, int] | None" = (65, 128)
 #: environment variable naming the dispatch mode
 MODE_ENV = "TILED_MATMUL_DISPATCH"
 
@@ -372,17 +382,21 @@ def narrowed(name: str, params: dict, M: int, device: Any = None, top: "int | No
 def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
                       precision: str = "auto") -> "Choice | None":
     """The choice for the N x M x K product B^T A^T where `auto` computes this A·x product as its
-    transpose (:data:`AX_TRANSPOSED`): the cost model's fastest config of the rungs of
-    :data:`NARROW_RUNGS` for that product, narrowed to its N rows up to :data:`AX_NARROW_MAX`,
-    among those that read both operands column-major in place. None elsewhere, and where a
-    database entry serves the shape."""
+    transpose (:data:`AX_TRANSPOSED`, and :data:`AX_TRANSPOSED_WIDE` where this product's own
+    pick would be wgmma_tma_tf32 on a padded copy of A): the cost model's fastest config
+    of the rungs of :data:`NARROW_RUNGS` for that product, narrowed to its N rows up to
+    :data:`AX_NARROW_MAX`, among those that read both operands column-major in place. None
+    elsewhere, and where a database entry serves the shape."""
     dt = as_dtype(dtype)
+    wide = AX_TRANSPOSED_WIDE is not None and AX_TRANSPOSED_WIDE[0] <= N <= AX_TRANSPOSED_WIDE[1]
     if (AX_TRANSPOSED is None or _mode != "auto" or str(dt) != "float32" or not N < M
-            or not AX_TRANSPOSED[0] <= N <= AX_TRANSPOSED[1] or M * K < AX_TRANSPOSED_MIN_STREAM
+            or not (AX_TRANSPOSED[0] <= N <= AX_TRANSPOSED[1] or wide) or M * K < AX_TRANSPOSED_MIN_STREAM
             or "tf32x3" not in modes_for(precision, dt, K)):
         return None
     dev = device_id(device)
     if str(dev.cc) != "90" or lookup_entry(M, N, K, dt, dev, precision) is not None:
+        return None
+    if wide and (K % 4 == 0 or fallback_choice(M, N, K, dt, device, precision).strategy != "wgmma_tma_tf32"):
         return None
     best = model_choice(N, M, K, dt, device, precision, NARROW_RUNGS)
     params = narrowed(best.strategy, _own_params(best), N, device, AX_NARROW_MAX)

@@ -4,9 +4,10 @@ output (dispatch.narrowed's rule, heights 56-128) and, for A·x, the product run
 
     PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py
     PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py --compile-only CACHE_DIR   # no GPU
-    PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py --random 2801 16   # held-out A·x (not run yet)
+    PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py --random 2801 16   # held-out A·x
+    PYTHONPATH=. python3 scripts/variants_s27/probe_wide.py --random 2806 12 --transposed-only
 
-Variants per shape: auto; "cut": auto's pick with bm cut to the small side (when on a wgmma rung
+Variants per shape: auto; "own": where auto runs it transposed, the shape's own pick; "cut": auto's pick with bm cut to the small side (when on a wgmma rung
 with bm above it); for A·x "T": the cost model's pick among wgmma / wgmma_split_k for B^T A^T,
 and "Tcut": that pick with bm cut to N. Every call checked first (tm.check on a NaN-poisoned C);
 3 alternating rounds, CUDA events after warm-up, L2 flushed, medians, cuBLAS FP32 and a device
@@ -45,8 +46,10 @@ def variants(M, N, K):
     import tiled_matmul as tm
 
     k = tm.kernel("auto").kernel_for(M, N, K, "float32")
-    k = getattr(k, "plain", k)
     out = {}
+    if hasattr(k, "plain"):  # auto runs it transposed (dispatch.AX_TRANSPOSED_WIDE): its own pick too
+        out["own"] = (k.plain.strategy.name, k.plain.config.params(), False)
+    k = getattr(k, "plain", k)
     name, p = k.strategy.name, k.config.params()
     c = cut(name, p, min(M, N)) if M < N else None
     if c:
@@ -61,9 +64,10 @@ def variants(M, N, K):
     return out
 
 
-def random_ax(seed: int, count: int) -> list:
+def random_ax(seed: int, count: int, transposed_only: bool = False) -> list:
     """`count` A·x shapes with 65-128 columns, M 2000-30000 and K 500-16000 (log-uniform), A of
-    at least dispatch.AX_TRANSPOSED_MIN_STREAM elements."""
+    at least dispatch.AX_TRANSPOSED_MIN_STREAM elements (with `transposed_only`, those auto runs as
+    their transpose)."""
     rs = np.random.default_rng(seed)
     out = []
     while len(out) < count:
@@ -71,7 +75,8 @@ def random_ax(seed: int, count: int) -> list:
         M = int(round(math.exp(rs.uniform(math.log(2000), math.log(30000)))))
         K = int(round(math.exp(rs.uniform(math.log(500), math.log(16000)))))
         if M * K >= dispatch.AX_TRANSPOSED_MIN_STREAM:
-            out.append((M, N, K))
+            if not transposed_only or dispatch.choose(M, N, K, "float32").transposed is not None:
+                out.append((M, N, K))
     return out
 
 
@@ -81,9 +86,11 @@ def main() -> None:
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
     ap.add_argument("--random", nargs=2, type=int, metavar=("SEED", "COUNT"),
                     help="held-out A·x shapes with 65-128 columns instead of the fixed ones")
+    ap.add_argument("--transposed-only", action="store_true",
+                    help="with --random: only shapes auto runs as their transpose (a rule's held-out check)")
     args = ap.parse_args()
     if args.random:
-        XB, AX = [], random_ax(*args.random)
+        XB, AX = [], random_ax(*args.random, args.transposed_only)
     if args.compile_only:
         os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
         import tiled_matmul as tm
@@ -114,7 +121,7 @@ def main() -> None:
     from tiled_matmul.timing import L2Flusher
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-    from _rounds import describe, print_rows, timed_with_copy
+    from _rounds import describe, log_ratio, print_geomeans, print_rows, timed_with_copy
 
     sys.path.insert(0, os.path.dirname(__file__))
     from _checked import check_candidates
@@ -123,6 +130,7 @@ def main() -> None:
     gen = cupy.random.default_rng(2727)
     print("| shape | call | µs | × cuBLAS | % copy | pick |")
     print("|---|---|---:|---:|---:|---|")
+    logs: dict = {}
     for M, N, K in XB + AX:
         a = gen.uniform(-1, 1, (M, K), dtype=np.float32)
         b = gen.uniform(-1, 1, (K, N), dtype=np.float32)
@@ -145,6 +153,11 @@ def main() -> None:
         nbytes = (M * K + K * N + M * N) * 4
         res, med = timed_with_copy(fns, nbytes, 3, flush)
         print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
+        for label in fns:
+            if label != "cublas":
+                logs.setdefault(label, []).append(log_ratio(res, label))
+    print()
+    print_geomeans(logs)
 
 
 if __name__ == "__main__":
