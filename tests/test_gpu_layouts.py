@@ -226,6 +226,9 @@ def test_auto_gemv_xb_model_configs_on_the_general_path(shape, rng, monkeypatch)
     dt = np.dtype(np.float32)
     name, params = dispatch.plain_choice(M, N, K, "float32", None, "ieee", frozenset({"epilogue", "layouts"}))
     assert name == "gemv_xb", (name, params)
+    ran = []  # the kernel each call's plan fires
+    fire = execute._Plan.fire
+    monkeypatch.setattr(execute._Plan, "fire", lambda self, *args: (ran.append(self.kern), fire(self, *args))[1])
     a = cp.asarray(rng.uniform(-1, 1, (3, M, K)).astype(dt))
     w = cp.asarray(rng.uniform(-1, 1, (N, K)).astype(dt)).T  # one shared transposed weight
     out = poisoned((3, M, N), dt)
@@ -234,3 +237,5 @@ def test_auto_gemv_xb_model_configs_on_the_general_path(shape, rng, monkeypatch)
     assert_close(out, ref, scale, dt, K, f"batched {shape}")
     seen, a0, _ = _gemm_trans_a(rng, monkeypatch, M, N, K, dt, 0, precision="ieee")
     assert seen and seen[0][0] == a0.data.ptr  # A^T read in place
+    cfg = tm.STRATEGIES["gemv_xb"].make_config(**params)
+    assert len(ran) == 2 and all(k.strategy.name == "gemv_xb" and k.config == cfg for k in ran), ran

@@ -154,10 +154,11 @@ MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 #: per dtype outside MODEL_DTYPES: the rungs whose configs, where the heuristic picks the rung in
 #: mode "auto", the cost model chooses among (the rung kept). float32's gemv_xb table gives one
 #: config per power of two of M, built on wide B; on narrow or short ones its single K group of
-#: 1024 columns idles most of the block (6x45x6043 0.43x cuBLAS FP32). H100, held out
-#: (scripts/gpu_s28b.sh, 24 x·B shapes where the two differ, M 1-8): 0.83 -> 1.38x cuBLAS
-#: geometric mean, lowest 0.22 -> 0.85 (6x37x151 0.22 -> 1.44, 8x152x44991 0.31 -> 1.66); the
-#: model's A·x picks for gemv_ax lost to its table there (1.47 -> 1.31 over 11), so gemv_ax keeps it
+#: 1024 columns idles most of the block (6x45x6043 0.43x cuBLAS FP32). H100, x cuBLAS FP32, x·B
+#: with M 1-8 where the two picks differ: 0.83 -> 1.38 on the 24 shapes that set the rule
+#: (scripts/gpu_s28b.sh; 6x37x151 0.22 -> 1.44, 8x152x44991 0.31 -> 1.66), 0.81 -> 1.41 on 24
+#: held out (gpu_s28c.sh, seed 2804; lowest 0.24 -> 0.78). The model's A·x picks for gemv_ax lost
+#: to its table (1.47 -> 1.31 over 11, gpu_s28b.sh), so gemv_ax keeps it
 MODEL_CONFIGS: dict[str, tuple[str, ...]] = {"float32": ("gemv_xb",)}
 #: the rungs whose tile height bm is wgmma's n (C^T = B^T A^T per warpgroup: one m64 x n{bm} x k8
 #: instruction covers the tile's rows), so a tile taller than the output spends tensor-core work,

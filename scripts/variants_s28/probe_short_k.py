@@ -1,0 +1,112 @@
+"""float32 products with a short K (17-127: auto computes them in ieee, precision.TF32X3_MIN_K) and
+an output of at least one wave of 128 x 128 tiles, where the heuristic gives register_blocked
+(random seed 29: 15400x4737x82 0.88x cuBLAS). Per shape: auto; warp_tiled's default tile; the cost
+model's three fastest ieee configs.
+
+    PYTHONPATH=. python3 scripts/variants_s28/probe_short_k.py --seed 2809 --count 10
+    PYTHONPATH=. python3 scripts/variants_s28/probe_short_k.py --seed 2809 --count 10 --compile-only DIR
+
+Every call checked first (tm.check on a NaN-poisoned C, normwise and per element beside cuBLAS
+FP32); 3 alternating rounds, CUDA events after warm-up, L2 flushed, medians, a device copy of the
+product's bytes in the same rounds.
+"""
+import argparse
+import math
+import os
+import sys
+
+import numpy as np
+
+from tiled_matmul import costmodel, dispatch, registry
+
+
+def draw(seed, count):
+    rs = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        M, N = (int(round(math.exp(rs.uniform(math.log(1500), math.log(30000))))) for _ in range(2))
+        K = int(rs.integers(17, 128))
+        if 2 * M * N * K <= 60e9 and dispatch.choose(M, N, K, "float32").strategy == "register_blocked":
+            out.append((M, N, K))
+    return out
+
+
+def variants(M, N, K) -> dict:
+    out = {"warp_tiled": ("warp_tiled", {})}
+    seen = set()
+    for p in costmodel.rank(M, N, K, "float32", "ieee", efficiencies=dispatch.measured_efficiencies(None)):
+        key = (p.strategy, tuple(sorted(p.params.items())))
+        if key not in seen:
+            seen.add(key)
+            out[f"model{len(seen)}"] = (p.strategy, dispatch._own_params(p))
+        if len(seen) == 3:
+            break
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=2809)
+    ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--compile-only", metavar="CACHE_DIR")
+    args = ap.parse_args()
+    shapes = draw(args.seed, args.count)
+    if args.compile_only:
+        os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
+        import tiled_matmul as tm
+        from tiled_matmul import compile as tm_compile
+        from tiled_matmul.render import kernel_name, render
+
+        seen = set()
+        for M, N, K in shapes:
+            k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+            todo = [(k.strategy, k.config)]
+            for name, p in variants(M, N, K).values():
+                entry = registry.get(name)
+                todo.append((entry, entry.make_config(**p)))
+            for entry, cfg in todo:
+                if (entry.name, cfg) not in seen:
+                    seen.add((entry.name, cfg))
+                    tm_compile.cached_cubin(render(entry, cfg, "float32", None), kernel_name(entry.name, cfg, "float32"),
+                                            cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, "float32")
+        print(len(seen), "kernels;", shapes, {s: variants(*s) for s in shapes[:2]})
+        return
+
+    import cupy
+    import tiled_matmul as tm
+    from tiled_matmul.timing import L2Flusher
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
+    from _rounds import describe, log_ratio, print_geomeans, print_rows, timed_with_copy
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s27"))
+    from _checked import check_candidates
+
+    flush = L2Flusher()
+    gen = cupy.random.default_rng(args.seed)
+    print("| shape | call | µs | × cuBLAS | % copy | pick |")
+    print("|---|---|---:|---:|---:|---|")
+    logs: dict = {}
+    for M, N, K in shapes:
+        a = gen.uniform(-1, 1, (M, K), dtype=np.float32)
+        b = gen.uniform(-1, 1, (K, N), dtype=np.float32)
+        c = cupy.empty((M, N), dtype=np.float32)
+        k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
+        extra = {"auto": describe(k)}
+        for label, (name, p) in variants(M, N, K).items():
+            fns[label] = lambda name=name, p=p: tm.matmul(a, b, out=c, strategy=name, precision="ieee", **p)
+            extra[label] = f"{name} {p}"
+        check_candidates(fns, extra, c, a, b)
+        nbytes = (M * K + K * N + M * N) * 4
+        res, med = timed_with_copy(fns, nbytes, 3, flush)
+        print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
+        for label in fns:
+            if label != "cublas":
+                logs.setdefault(label, []).append(log_ratio(res, label))
+    print()
+    print_geomeans(logs)
+
+
+if __name__ == "__main__":
+    main()

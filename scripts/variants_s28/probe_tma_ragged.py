@@ -1,0 +1,124 @@
+"""float32 products auto runs on wgmma_tma_tf32 whose rows of A (K % 4) or of B (N % 4) are not
+whole 16-byte vectors, so the TMA rung first copies that operand into padded rows (twenty-eighth
+session: on A·x with 65-128 columns that copy made the transposed cp.async run 18 of 18 times
+faster, dispatch.AX_TRANSPOSED_WIDE). Per shape: auto; "cp", the cost model's pick among wgmma and
+wgmma_split_k (cp.async, reading both operands in place), narrowed as auto narrows; "heur", the
+heuristic's wgmma pick; "padded", auto's TMA pick on operands the caller padded (the copy's cost
+left out, a bound on what reading in place could give).
+
+    PYTHONPATH=. python3 scripts/variants_s28/probe_tma_ragged.py --seed 2808 --count 16
+    PYTHONPATH=. python3 scripts/variants_s28/probe_tma_ragged.py --seed 2808 --count 16 --compile-only DIR
+
+Every call checked first (tm.check on a NaN-poisoned C, normwise and per element beside cuBLAS);
+3 alternating rounds, CUDA events after warm-up, L2 flushed, medians, cuBLAS FP32 and a device
+copy of the product's bytes in the same rounds.
+"""
+import argparse
+import math
+import os
+import sys
+
+import numpy as np
+
+from tiled_matmul import dispatch, heuristic, registry
+
+
+def draw(seed, count, max_gflop=120.0):
+    rs = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        M, N = (int(round(math.exp(rs.uniform(math.log(130), math.log(30000))))) for _ in range(2))
+        K = int(round(math.exp(rs.uniform(math.log(200), math.log(16000)))))
+        if (K % 4 == 0 and N % 4 == 0) or 2 * M * N * K > max_gflop * 1e9:
+            continue
+        c = dispatch.choose(M, N, K, "float32")
+        if c.strategy == "wgmma_tma_tf32" and c.transposed is None:
+            out.append((M, N, K))
+    return out
+
+
+def variants(M, N, K) -> dict:
+    """label -> (strategy, params)."""
+    out = {}
+    p = dispatch.model_choice(M, N, K, "float32", None, "auto", ("wgmma", "wgmma_split_k"))
+    out["cp"] = (p.strategy, dispatch.narrowed(p.strategy, dispatch._own_params(p), M))
+    h = heuristic._wgmma_pick(M, N, K, 132)
+    if h is not None:
+        out["heur"] = (h[0], dispatch.narrowed(h[0], dict(h[1]), M))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=2808)
+    ap.add_argument("--count", type=int, default=16)
+    ap.add_argument("--compile-only", metavar="CACHE_DIR")
+    args = ap.parse_args()
+    shapes = draw(args.seed, args.count)
+    if args.compile_only:
+        os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
+        import tiled_matmul as tm
+        from tiled_matmul import compile as tm_compile
+        from tiled_matmul.render import kernel_name, render
+
+        seen = set()
+        for M, N, K in shapes:
+            k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+            todo = [(k.strategy, k.config)]
+            for name, p in variants(M, N, K).values():
+                entry = registry.get(name)
+                todo.append((entry, entry.make_config(**p)))
+            for entry, cfg in todo:
+                if (entry.name, cfg) not in seen:
+                    seen.add((entry.name, cfg))
+                    tm_compile.cached_cubin(render(entry, cfg, "float32", None), kernel_name(entry.name, cfg, "float32"),
+                                            cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, "float32")
+        print(len(seen), "kernels;", shapes)
+        return
+
+    import cupy
+    import tiled_matmul as tm
+    from tiled_matmul.timing import L2Flusher
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
+    from _rounds import describe, log_ratio, print_geomeans, print_rows, timed_with_copy
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s27"))
+    from _checked import check_candidates
+
+    flush = L2Flusher()
+    gen = cupy.random.default_rng(args.seed)
+    print("| shape | call | µs | × cuBLAS | % copy | pick |")
+    print("|---|---|---:|---:|---:|---|")
+    logs: dict = {}
+    for M, N, K in shapes:
+        a = gen.uniform(-1, 1, (M, K), dtype=np.float32)
+        b = gen.uniform(-1, 1, (K, N), dtype=np.float32)
+        c = cupy.empty((M, N), dtype=np.float32)
+        k = tm.kernel("auto").kernel_for(M, N, K, "float32")
+        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
+        extra = {"auto": describe(k)}
+        for label, (name, p) in variants(M, N, K).items():
+            fns[label] = lambda name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **p)
+            extra[label] = f"{name} {p}"
+        # the TMA pick on operands padded by the caller: views of 16-byte rows, no copy at the call
+        Kp, Np = -(-K // 4) * 4, -(-N // 4) * 4
+        ap_ = cupy.zeros((M, Kp), np.float32)[:, :K]
+        ap_[...] = a
+        bp = cupy.zeros((K, Np), np.float32)[:, :N]
+        bp[...] = b
+        fns["padded"] = lambda: tm.matmul(ap_, bp, out=c, strategy=k.strategy.name, **k.config.params())
+        extra["padded"] = "auto's pick, operands in padded rows"
+        check_candidates(fns, extra, c, a, b)
+        nbytes = (M * K + K * N + M * N) * 4
+        res, med = timed_with_copy(fns, nbytes, 3, flush)
+        print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
+        for label in fns:
+            if label != "cublas":
+                logs.setdefault(label, []).append(log_ratio(res, label))
+    print()
+    print_geomeans(logs)
+
+
+if __name__ == "__main__":
+    main()
