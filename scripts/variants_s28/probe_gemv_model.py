@@ -24,6 +24,8 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(__file__))
+
 from tiled_matmul import costmodel, dispatch, registry
 from tiled_matmul.heuristic import recommend
 
@@ -117,31 +119,18 @@ def main() -> None:
              + draw(rs, args.ax, "gemv_ax", 0, args.compare, dtype))
     before, after = ("table", "model") if args.compare == "table" else ("unfiltered", "filtered")
     if args.compile_only:
-        os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
-        from tiled_matmul import compile as tm_compile
-        from tiled_matmul.render import kernel_name, render
+        from _probe import precompile
 
-        seen = set()
-        for _, _, pair in cases:
-            for rung, p in pair:
-                entry = registry.get(rung)
-                cfg = entry.make_config(**p)
-                if (rung, cfg) not in seen:
-                    seen.add((rung, cfg))
-                    tm_compile.cached_cubin(render(entry, cfg, dtype, None), kernel_name(rung, cfg, dtype),
-                                            cfg.NVRTC_ARCH or "sm_90", rung, cfg, dtype)
-        print(len(seen), "kernels;", len(cases), "shapes:", [c[0] for c in cases])
+        todo = [(rung, registry.get(rung).make_config(**p)) for _, _, pair in cases for rung, p in pair]
+        print(precompile(args.compile_only, todo, dtype), "kernels;", len(cases), "shapes:", [c[0] for c in cases])
         return
 
     import cupy
     import tiled_matmul as tm
     from tiled_matmul.timing import L2Flusher
 
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-    from _rounds import log_ratio, print_geomeans, print_rows, timed_with_copy
-
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s27"))
-    from _checked import check_candidates
+    from _probe import time_shape
+    from _rounds import print_geomeans
 
     flush = L2Flusher()
     gen = cupy.random.default_rng(args.seed)
@@ -156,14 +145,8 @@ def main() -> None:
                before: lambda: tm.matmul(a, b, out=c, strategy=r0, **p0),
                after: lambda: tm.matmul(a, b, out=c, strategy=r1, **p1)}
         extra = {before: f"{r0} {p0}", after: f"{r1} {p1}"}
-        check_candidates(fns, extra, c, a, b)
-        nbytes = (M * K + K * N + M * N) * np_dt.itemsize
-        res, med = timed_with_copy(fns, nbytes, 3, flush)
-        print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
         big = "big" if K * (M if rung == "gemv_ax" else N) > 2**24 else "small"
-        for lab in (before, after):
-            if lab in fns:
-                logs.setdefault((rung or "fallback", big, lab), []).append(log_ratio(res, lab))
+        time_shape((M, N, K), fns, extra, c, a, b, flush, logs, key=lambda lab: (rung or "fallback", big, lab))
     print()
     print_geomeans(logs)
 

@@ -19,8 +19,9 @@ import sys
 
 import numpy as np
 
-from tiled_matmul import dispatch, heuristic, registry
-from tiled_matmul.dtypes import as_dtype
+sys.path.insert(0, os.path.dirname(__file__))
+
+from tiled_matmul import dispatch, registry
 
 FIXED = [(6, 45, 6043), (2, 36, 7515), (2, 126, 936), (8, 300, 20000), (8, 1000, 4000), (5, 200, 30000),
          (3, 600, 12000), (7, 2000, 3000), (1, 64, 20000), (4, 100, 8632)]
@@ -75,32 +76,18 @@ def main() -> None:
     shape_list = ([] if args.no_fixed else [s for s in FIXED if auto_name(*s, dtype)[0] == "gemv_xb"])
     shape_list += shapes(np.random.default_rng(args.seed), args.count, dtype)
     if args.compile_only:
-        os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
-        from tiled_matmul import compile as tm_compile
-        from tiled_matmul.render import kernel_name, render
+        from _probe import precompile
 
-        entry = registry.get("gemv_xb")
-        n = 0
-        for cfg in entry.search_space:
-            p = cfg.params()
-            try:
-                tm_compile.cached_cubin(render(entry, cfg, dtype, None), kernel_name(entry.name, cfg, dtype),
-                                        cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, dtype)
-                n += 1
-            except Exception as e:  # noqa: BLE001 - invalid for the dtype: reported
-                print("#", p, type(e).__name__, str(e)[:120])
-        print(n, "kernels;", len(shape_list), "shapes:", shape_list)
+        print(precompile(args.compile_only, [("gemv_xb", cfg) for cfg in registry.get("gemv_xb").search_space], dtype),
+              "kernels;", len(shape_list), "shapes:", shape_list)
         return
 
     import cupy
     import tiled_matmul as tm
     from tiled_matmul.timing import L2Flusher
 
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-    from _rounds import log_ratio, print_geomeans, print_rows, timed_with_copy
-
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s27"))
-    from _checked import check_candidates
+    from _probe import time_shape
+    from _rounds import print_geomeans
 
     flush = L2Flusher()
     gen = cupy.random.default_rng(args.seed)
@@ -124,13 +111,7 @@ def main() -> None:
                 fns[lab] = lambda p=v[0]: tm.matmul(a, b, out=c, strategy="gemv_xb", **p)
                 extra[lab] = f"pred {v[1]:.1f}"
                 pred[lab] = v[1]
-        check_candidates(fns, extra, c, a, b)
-        nbytes = (M * K + K * N + M * N) * np_dt.itemsize
-        res, med = timed_with_copy(fns, nbytes, 3, flush)
-        print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
-        for lab in fns:
-            if lab != "cublas":
-                logs.setdefault(lab, []).append(log_ratio(res, lab))
+        res, med = time_shape((M, N, K), fns, extra, c, a, b, flush, logs)
         cands = {lab: med[lab] for lab in pred if lab in med}
         if cands:
             fastest = min(cands, key=cands.get)

@@ -17,6 +17,8 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(__file__))
+
 from tiled_matmul import costmodel, dispatch, registry
 
 
@@ -52,35 +54,22 @@ def main() -> None:
     args = ap.parse_args()
     shapes = draw(args.seed, args.count)
     if args.compile_only:
-        os.environ["CUPY_CACHE_DIR"] = os.path.abspath(args.compile_only)
         import tiled_matmul as tm
-        from tiled_matmul import compile as tm_compile
-        from tiled_matmul.render import kernel_name, render
+        from _probe import precompile
 
-        seen = set()
+        todo = []
         for M, N, K in shapes:
             k = tm.kernel("auto").kernel_for(M, N, K, "float32")
-            todo = [(k.strategy, k.config)]
-            for name, p in variants(M, N, K).values():
-                entry = registry.get(name)
-                todo.append((entry, entry.make_config(**p)))
-            for entry, cfg in todo:
-                if (entry.name, cfg) not in seen:
-                    seen.add((entry.name, cfg))
-                    tm_compile.cached_cubin(render(entry, cfg, "float32", None), kernel_name(entry.name, cfg, "float32"),
-                                            cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, "float32")
-        print(len(seen), "kernels;", shapes, {s: variants(*s) for s in shapes[:2]})
+            todo += [(k.strategy, k.config)] + [(n, registry.get(n).make_config(**p)) for n, p in variants(M, N, K).values()]
+        print(precompile(args.compile_only, todo), "kernels;", shapes)
         return
 
     import cupy
     import tiled_matmul as tm
     from tiled_matmul.timing import L2Flusher
 
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
-    from _rounds import describe, log_ratio, print_geomeans, print_rows, timed_with_copy
-
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s27"))
-    from _checked import check_candidates
+    from _probe import time_shape
+    from _rounds import describe, print_geomeans
 
     flush = L2Flusher()
     gen = cupy.random.default_rng(args.seed)
@@ -97,13 +86,7 @@ def main() -> None:
         for label, (name, p) in variants(M, N, K).items():
             fns[label] = lambda name=name, p=p: tm.matmul(a, b, out=c, strategy=name, precision="ieee", **p)
             extra[label] = f"{name} {p}"
-        check_candidates(fns, extra, c, a, b)
-        nbytes = (M * K + K * N + M * N) * 4
-        res, med = timed_with_copy(fns, nbytes, 3, flush)
-        print_rows((M, N, K), fns, res, med, nbytes, extra=extra)
-        for label in fns:
-            if label != "cublas":
-                logs.setdefault(label, []).append(log_ratio(res, label))
+        time_shape((M, N, K), fns, extra, c, a, b, flush, logs)
     print()
     print_geomeans(logs)
 

@@ -1,0 +1,44 @@
+"""What the twenty-eighth session's probes share: filling a cubin cache without a GPU, and one
+shape's candidates checked, timed beside cuBLAS and a copy, printed and logged."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s27"))
+
+
+def precompile(cache: str, kernels, dtype: str = "float32") -> int:
+    """Compile each (strategy entry or name, config) of `kernels` for `dtype` into the cubin cache
+    at `cache` (compile.cubin_cache_dir's layout), each once; returns how many."""
+    os.environ["CUPY_CACHE_DIR"] = os.path.abspath(cache)
+    from tiled_matmul import compile as tm_compile
+    from tiled_matmul import registry
+    from tiled_matmul.render import kernel_name, render
+
+    seen = set()
+    for entry, cfg in kernels:
+        entry = registry.get(entry) if isinstance(entry, str) else entry
+        if (entry.name, cfg) in seen:
+            continue
+        seen.add((entry.name, cfg))
+        tm_compile.cached_cubin(render(entry, cfg, dtype, None), kernel_name(entry.name, cfg, dtype),
+                                cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, dtype)
+    return len(seen)
+
+
+def time_shape(shape, fns: dict, extra: dict, c, a, b, flush, logs: dict, key=lambda label: label):
+    """Check every callable of `fns` but the first (cuBLAS) into the NaN-poisoned `c` (failures
+    reported and dropped), time them all in 3 alternating rounds beside a copy of the product's
+    bytes, print the rows, and append each one's log ratio to cuBLAS to logs[key(label)]; returns
+    timed_with_copy's (per-round ms, medians)."""
+    from _checked import check_candidates
+    from _rounds import log_ratio, print_rows, timed_with_copy
+
+    M, N, K = shape
+    check_candidates(fns, extra, c, a, b)
+    nbytes = (M * K + K * N + M * N) * a.dtype.itemsize
+    res, med = timed_with_copy(fns, nbytes, 3, flush)
+    print_rows(shape, fns, res, med, nbytes, extra=extra)
+    for label in list(fns)[1:]:
+        logs.setdefault(key(label), []).append(log_ratio(res, label))
+    return res, med
