@@ -213,29 +213,32 @@ def test_other_strides_are_copied_and_right(rng, monkeypatch):
     assert execute.layout_copies_made["strides"] == 2
 
 
-@pytest.mark.parametrize("shape", [(6, 45, 6043), (8, 236, 153), (2, 36, 7515), (7, 471, 3574)])
+@pytest.mark.parametrize("shape", [(4, 45, 6043), (3, 236, 153), (2, 36, 7515), (4, 471, 3574)])
 def test_auto_gemv_xb_model_configs_on_the_general_path(shape, rng, monkeypatch):
     """float32 x·B whose gemv_xb config the cost model picks (dispatch.MODEL_CONFIGS; K groups on a
-    narrow B): a batch with a broadcast transposed weight, and gemm's epilogue on A^T, in ieee mode
-    (where plain_choice keeps gemv_xb), against a float64 reference."""
+    narrow B), in ieee mode, through the general path (gemv_xb takes batches, epilogues and a
+    column-major A itself): a batch of two sharing one B (picked as its stacked 2M rows), and
+    gemm's epilogue on A^T, against a float64 reference; each call fires the model's config."""
     import cupy as cp
 
     from tiled_matmul import dispatch
 
     M, N, K = shape
     dt = np.dtype(np.float32)
-    name, params = dispatch.plain_choice(M, N, K, "float32", None, "ieee", frozenset({"epilogue", "layouts"}))
-    assert name == "gemv_xb", (name, params)
+    entry = tm.STRATEGIES["gemv_xb"]
+    picks = [dispatch.choose(m, N, K, "float32", precision="ieee") for m in (2 * M, M)]
+    assert all((c.strategy, c.source) == ("gemv_xb", "model") for c in picks), picks
+    want = [entry.make_config(**c.params) for c in picks]
+    assert all(c.kg > 1 for c in want), want
     ran = []  # the kernel each call's plan fires
     fire = execute._Plan.fire
     monkeypatch.setattr(execute._Plan, "fire", lambda self, *args: (ran.append(self.kern), fire(self, *args))[1])
-    a = cp.asarray(rng.uniform(-1, 1, (3, M, K)).astype(dt))
-    w = cp.asarray(rng.uniform(-1, 1, (N, K)).astype(dt)).T  # one shared transposed weight
-    out = poisoned((3, M, N), dt)
+    a = cp.asarray(rng.uniform(-1, 1, (2, M, K)).astype(dt))
+    w = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(dt))  # one weight for the batch
+    out = poisoned((2, M, N), dt)
     tm.matmul(a, w, out=out, precision="ieee")
     ref, scale = unfused(cp.asnumpy(a), cp.asnumpy(w))
     assert_close(out, ref, scale, dt, K, f"batched {shape}")
     seen, a0, _ = _gemm_trans_a(rng, monkeypatch, M, N, K, dt, 0, precision="ieee")
     assert seen and seen[0][0] == a0.data.ptr  # A^T read in place
-    cfg = tm.STRATEGIES["gemv_xb"].make_config(**params)
-    assert len(ran) == 2 and all(k.strategy.name == "gemv_xb" and k.config == cfg for k in ran), ran
+    assert [(k.strategy.name, k.config) for k in ran] == [("gemv_xb", c) for c in want], ran
