@@ -42,3 +42,42 @@ def time_shape(shape, fns: dict, extra: dict, c, a, b, flush, logs: dict, key=la
     for label in list(fns)[1:]:
         logs.setdefault(key(label), []).append(log_ratio(res, label))
     return res, med
+
+
+def auto_against(shapes, variants, dtype: str, seed: int, more=None, **call_kw) -> tuple[dict, dict]:
+    """For each (M, N, K) of `shapes`: fresh uniform operands, auto and each (strategy, params) of
+    variants(M, N, K) (called with `call_kw`), and the callables more(a, b, c, kernel) adds
+    ({label: (fn, description)}), through :func:`time_shape`; prints the table and the geometric
+    means. Returns (logs, {shape: (medians, descriptions)})."""
+    import cupy
+    import numpy as np
+
+    import tiled_matmul as tm
+    from tiled_matmul.timing import L2Flusher
+
+    from _rounds import describe, print_geomeans
+
+    flush = L2Flusher()
+    gen = cupy.random.default_rng(seed)
+    np_dt = np.dtype(dtype)
+    print("| shape | call | µs | × cuBLAS | % copy | pick |")
+    print("|---|---|---:|---:|---:|---|")
+    logs: dict = {}
+    per_shape: dict = {}
+    for M, N, K in shapes:
+        a = gen.uniform(-1, 1, (M, K), dtype=np.float64).astype(np_dt)
+        b = gen.uniform(-1, 1, (K, N), dtype=np.float64).astype(np_dt)
+        c = cupy.empty((M, N), dtype=np_dt)
+        k = tm.kernel("auto").kernel_for(M, N, K, dtype)
+        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
+        extra = {"auto": describe(k)}
+        for label, (name, p) in variants(M, N, K).items():
+            fns[label] = lambda name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **call_kw, **p)
+            extra[label] = f"{name} {p}"
+        for label, (fn, what) in (more(a, b, c, k) if more else {}).items():
+            fns[label], extra[label] = fn, what
+        _, med = time_shape((M, N, K), fns, extra, c, a, b, flush, logs)
+        per_shape[(M, N, K)] = (med, extra)
+    print()
+    print_geomeans(logs)
+    return logs, per_shape

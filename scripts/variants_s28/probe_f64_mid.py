@@ -64,40 +64,15 @@ def main() -> None:
         print(precompile(args.compile_only, todo, "float64"), "kernels;", shapes)
         return
 
-    import cupy
-    import tiled_matmul as tm
-    from tiled_matmul.timing import L2Flusher
+    from _probe import auto_against
 
-    from _probe import time_shape
-    from _rounds import describe, print_geomeans
-
-    flush = L2Flusher()
-    gen = cupy.random.default_rng(args.seed)
-    print("| shape | call | µs | × cuBLAS | % copy | pick |")
-    print("|---|---|---:|---:|---:|---|")
-    logs: dict = {}
-    best: dict = {}
-    for M, N, K in shapes:
-        a = gen.uniform(-1, 1, (M, K), dtype=np.float64)
-        b = gen.uniform(-1, 1, (K, N), dtype=np.float64)
-        c = cupy.empty((M, N), dtype=np.float64)
-        k = tm.kernel("auto").kernel_for(M, N, K, "float64")
-        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
-        extra = {"auto": describe(k)}
-        for label, (name, p) in variants(M, N, K, args.top).items():
-            fns[label] = lambda name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **p)
-            extra[label] = f"{name} {p}"
-        res, med = time_shape((M, N, K), fns, extra, c, a, b, flush, logs)
-        cands = {lab: med[lab] for lab in fns if lab not in ("cublas", "auto")}
-        fastest = min(cands, key=cands.get)
-        best[(M, N, K)] = (fastest, extra[fastest], med["cublas"] / med[fastest], med["cublas"] / med["auto"])
-    print()
-    print_geomeans(logs)
+    _, per_shape = auto_against(shapes, lambda M, N, K: variants(M, N, K, args.top), "float64", args.seed)
     print("\n| shape | fastest of the model's top | × cuBLAS | auto × cuBLAS |")
     print("|---|---|---:|---:|")
-    for s, (lab, what, r, ra) in best.items():
-        print(f"| {s[0]}x{s[1]}x{s[2]} | {lab} {what[:70]} | {r:.2f} | {ra:.2f} |")
-
+    for (M, N, K), (med, extra) in per_shape.items():
+        cands = {lab: t for lab, t in med.items() if lab not in ("cublas", "auto", "copy")}
+        f = min(cands, key=cands.get)
+        print(f"| {M}x{N}x{K} | {f} {extra[f][:70]} | {med['cublas'] / med[f]:.2f} | {med['cublas'] / med['auto']:.2f} |")
 
 if __name__ == "__main__":
     main()

@@ -64,32 +64,9 @@ def main() -> None:
         print(precompile(args.compile_only, todo), "kernels;", shapes)
         return
 
-    import cupy
-    import tiled_matmul as tm
-    from tiled_matmul.timing import L2Flusher
+    from _probe import auto_against
 
-    from _probe import time_shape
-    from _rounds import describe, print_geomeans
-
-    flush = L2Flusher()
-    gen = cupy.random.default_rng(args.seed)
-    print("| shape | call | µs | × cuBLAS | % copy | pick |")
-    print("|---|---|---:|---:|---:|---|")
-    logs: dict = {}
-    for M, N, K in shapes:
-        a = gen.uniform(-1, 1, (M, K), dtype=np.float32)
-        b = gen.uniform(-1, 1, (K, N), dtype=np.float32)
-        c = cupy.empty((M, N), dtype=np.float32)
-        k = tm.kernel("auto").kernel_for(M, N, K, "float32")
-        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
-        extra = {"auto": describe(k)}
-        for label, (name, p) in variants(M, N, K).items():
-            fns[label] = lambda name=name, p=p: tm.matmul(a, b, out=c, strategy=name, precision="ieee", **p)
-            extra[label] = f"{name} {p}"
-        time_shape((M, N, K), fns, extra, c, a, b, flush, logs)
-    print()
-    print_geomeans(logs)
-
+    auto_against(shapes, variants, "float32", args.seed, precision="ieee")
 
 if __name__ == "__main__":
     main()

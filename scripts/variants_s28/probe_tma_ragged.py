@@ -69,38 +69,21 @@ def main() -> None:
         return
 
     import cupy
+
     import tiled_matmul as tm
-    from tiled_matmul.timing import L2Flusher
+    from _probe import auto_against
 
-    from _probe import time_shape
-    from _rounds import describe, print_geomeans
-
-    flush = L2Flusher()
-    gen = cupy.random.default_rng(args.seed)
-    print("| shape | call | µs | × cuBLAS | % copy | pick |")
-    print("|---|---|---:|---:|---:|---|")
-    logs: dict = {}
-    for M, N, K in shapes:
-        a = gen.uniform(-1, 1, (M, K), dtype=np.float32)
-        b = gen.uniform(-1, 1, (K, N), dtype=np.float32)
-        c = cupy.empty((M, N), dtype=np.float32)
-        k = tm.kernel("auto").kernel_for(M, N, K, "float32")
-        fns = {"cublas": lambda: cupy.matmul(a, b), "auto": lambda: tm.matmul(a, b, out=c)}
-        extra = {"auto": describe(k)}
-        for label, (name, p) in variants(M, N, K).items():
-            fns[label] = lambda name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **p)
-            extra[label] = f"{name} {p}"
-        # the TMA pick on operands padded by the caller: views of 16-byte rows, no copy at the call
-        Kp, Np = -(-K // 4) * 4, -(-N // 4) * 4
-        ap_ = cupy.zeros((M, Kp), np.float32)[:, :K]
+    def padded(a, b, c, k):
+        """auto's pick on operands the caller padded: views of 16-byte rows, no copy at the call."""
+        (M, K), N = a.shape, b.shape[1]
+        ap_ = cupy.zeros((M, -(-K // 4) * 4), np.float32)[:, :K]
         ap_[...] = a
-        bp = cupy.zeros((K, Np), np.float32)[:, :N]
+        bp = cupy.zeros((K, -(-N // 4) * 4), np.float32)[:, :N]
         bp[...] = b
-        fns["padded"] = lambda: tm.matmul(ap_, bp, out=c, strategy=k.strategy.name, **k.config.params())
-        extra["padded"] = "auto's pick, operands in padded rows"
-        time_shape((M, N, K), fns, extra, c, a, b, flush, logs)
-    print()
-    print_geomeans(logs)
+        fn = lambda: tm.matmul(ap_, bp, out=c, strategy=k.strategy.name, **k.config.params())  # noqa: E731
+        return {"padded": (fn, "auto's pick, operands in padded rows")}
+
+    auto_against(shapes, variants, "float32", args.seed, more=padded)
 
 
 if __name__ == "__main__":
