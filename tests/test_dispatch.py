@@ -589,21 +589,23 @@ def test_tune_candidates_hold_the_search_space_and_the_models_first_picks(shape,
         assert any(e.name == "dmma_split_k" and c.split_k == 32 for e, c in cands[len(space):])
 
 
-def test_tune_warns_that_a_saved_entry_replaces_the_transposed_run(no_shipped):
-    """The tuner times the shape's own configs, not auto's transposed run of an A·x product; a
-    saved entry would replace that run, so tune says so (before it needs a GPU)."""
-    if tm.gpu_available():
-        pytest.skip("checks the warning before tune's GPU check; on a GPU tune would run")
-    with pytest.warns(RuntimeWarning, match="as its transpose"):
-        with pytest.raises(RuntimeError, match="CUDA device"):
-            tune_mod.tune(8192, 32, 4096)
-    import warnings
+def test_tune_builds_autos_transposed_run_as_a_row(no_shipped):
+    """What tune times beside its candidates where auto runs an A·x product as its transpose: the
+    inner kernel of dispatch.transposed_choice, through api.TransposedKernel over the shape's own
+    pick (the GPU test test_gpu_tune.py times it and checks what tune saves)."""
+    from tiled_matmul.api import TransposedKernel
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for kw, shape in ((dict(save=False), (8192, 32, 4096)), ({}, (8192, 8192, 4096))):
-            with pytest.raises(RuntimeError, match="CUDA device"):
-                tune_mod.tune(*shape, **kw)
+    t = dispatch.transposed_choice(8192, 32, 4096, "float32", DEV)
+    assert t is not None
+    row = tune_mod.transposed_row(t, 8192, 32, 4096, "float32", DEV, "auto")
+    cfg = tm.STRATEGIES[t.strategy].make_config(**t.params)
+    assert (row.study, row.strategy, row.config, row.precision, row.request) == ("tune", t.strategy, cfg,
+                                                                                  cfg.precision, "auto")
+    k = tune_mod.transposed_kernel(t, 8192, 32, 4096, "float32", DEV, "auto")
+    assert isinstance(k, TransposedKernel) and k.inner.config == cfg
+    own = dispatch.fallback_choice(8192, 32, 4096, "float32", DEV)
+    assert k.plain.config == tm.STRATEGIES[own.strategy].make_config(**own.params)
+    assert tune_mod.TuneResult((1, 1, 1), "float32", "", "", "", None).transposed is None
 
 
 @pytest.mark.parametrize("shape", [(28, 19244, 4044), (17, 12228, 3936), (57, 20581, 5252), (8192, 32, 4096)])

@@ -18,7 +18,6 @@ from .conftest import poisoned
 pytestmark = pytest.mark.gpu
 
 from tiled_matmul import dispatch, precision
-from tiled_matmul import tunedb as tdb
 SUITE = [
     (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
     (3001, 2999, 3007), (8192, 8192, 128), (128, 8192, 8192), (16384, 64, 4096),
@@ -171,3 +170,32 @@ def test_tune_tf32_tries_one_pass_configs_and_auto_finds_them(fresh_tunedb):
     choice = dispatch.choose(M, N, K, precision="tf32")
     assert (choice.source, choice.strategy, choice.params) == ("user-db", r.strategy, r.params)
     assert dispatch.choose(M, N, K, precision="auto").source != "user-db"
+
+
+@pytest.mark.parametrize("strategies", [["wgmma", "wgmma_split_k", "split_k"], ["register_blocked"]],
+                         ids=["wgmma_rungs", "one_slow_rung"])
+def test_tune_times_autos_transposed_run_and_keeps_it_where_it_wins(strategies, fresh_tunedb):
+    """An A·x product auto computes as its transpose (dispatch.transposed_choice): tune times that
+    run too (validated like a candidate), and saves an entry, which would replace it, only where
+    a candidate beat it. Limited to register_blocked, the transposed tensor-core run wins."""
+    import warnings
+
+    M, N, K = 8192, 32, 4096
+    t = dispatch.transposed_choice(M, N, K, "float32")
+    assert t is not None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = tm.tune(M, N, K, strategies=strategies, repeat=3, progress=False)
+    tr = r.transposed
+    assert tr is not None and tr.status == "ok" and tr.strategy == t.strategy, tr
+    assert tr.rel_err is not None and tr.rel_err <= tr.tol
+    assert tm.STRATEGIES[t.strategy].make_config(**tr.params) == tm.STRATEGIES[t.strategy].make_config(**t.params)
+    assert r.best is not None
+    assert r.transposed_wins == (tr.median_ms < r.best.median_ms)
+    if strategies == ["register_blocked"]:
+        assert r.transposed_wins, (tr.median_ms, r.best.median_ms)  # FFMA against tf32x3 tensor cores
+    saved = dispatch.choose(M, N, K).source == "user-db"
+    assert saved == (not r.transposed_wins) == (r.db_path is not None)
+    assert any("beat every candidate" in str(w.message) for w in caught) == r.transposed_wins
+    if r.transposed_wins:  # nothing saved: auto still runs the transposed computation
+        assert dispatch.choose(M, N, K).transposed is not None

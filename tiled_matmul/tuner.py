@@ -20,7 +20,10 @@ For an M x N x K product of `dtype`, :func:`tune`
    ideal (:meth:`tiled_matmul.costmodel.Prediction.efficiency_of`: the bounding term's time at
    peak over the measured time less the launches), keyed per (term, strategy, dtype, precision
    mode, config) and per (term, strategy, dtype, mode);
-5. returns a :class:`TuneResult` (best strategy and params, its time, every candidate as a
+5. where `auto` computes the shape as its transpose (an A·x product,
+   :func:`tiled_matmul.dispatch.transposed_choice`), times that run too (:attr:`TuneResult.transposed`):
+   a database entry would replace it, so none is saved where it beats every candidate;
+6. returns a :class:`TuneResult` (best strategy and params, its time, every candidate as a
    :class:`tiled_matmul.measure.Record`, the efficiencies) and, unless ``save=False``, stores the
    best in the tuning database under the shape's bucket for the precision request
    (:func:`tiled_matmul.tunedb.bucket`), where ``strategy="auto"`` with that request finds it, and
@@ -47,7 +50,7 @@ from .device import gpu_available
 from .dtypes import as_dtype
 from .operands import launch_flags
 from .measure import (OK, PRUNED, L2Flusher, Record, Row, cublas_row, make_inputs, measure, precisions_arg, pruned,
-                      shape_arg, strategy_row, time_validated, validate)
+                      shape_arg, strategy_row, time_validated, tolerance_for, validate)
 
 #: The ``study`` of every record the tuner makes.
 TUNE = "tune"
@@ -71,6 +74,16 @@ class TuneResult:
     precision: str = "auto"
     #: cost-model efficiency key -> efficiency the candidates' times show (:func:`efficiency_samples`)
     efficiency: dict = field(default_factory=dict)
+    #: `auto`'s transposed run of the shape (C^T = B^T A^T, then C^T copied into C), timed where
+    #: auto computes the shape that way (its strategy and params are the inner kernel's); else None
+    transposed: "Record | None" = None
+
+    @property
+    def transposed_wins(self) -> bool:
+        """Whether auto's transposed run beat every candidate (then :func:`tune` saves nothing)."""
+        t = self.transposed
+        return (t is not None and t.status == OK and t.median_ms is not None
+                and (self.best is None or t.median_ms < self.best.median_ms))
 
     @property
     def strategy(self) -> "str | None":
@@ -94,6 +107,7 @@ class TuneResult:
         d = asdict(self)
         d["best"] = None if self.best is None else record(self.best)
         d["candidates"] = [record(c) for c in self.candidates]
+        d["transposed"] = None if self.transposed is None else record(self.transposed)
         d["vs_cublas"] = self.vs_cublas
         return d
 
@@ -220,12 +234,6 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     modes = _precision.modes_for(request, dt, K)
     if strategies is not None and not search_space(strategies, dt, None, modes):  # no GPU needed to tell
         raise _no_candidates(dt, request, modes, K, strategies)
-    from .dispatch import transposed_choice
-
-    if save and transposed_choice(M, N, K, dt, device, request) is not None:
-        warnings.warn(f"tune {M}x{N}x{K} {dt}: auto computes this A·x product as its transpose (C^T = B^T A^T, "
-                      "dispatch.AX_TRANSPOSED), which the tuner does not time; a saved entry replaces that run "
-                      "(tune with save=False to compare first)", RuntimeWarning, stacklevel=2)
     if not gpu_available():  # before anything imports CuPy, which may be missing
         raise RuntimeError("tune needs a CUDA device and none is available (cupy.is_available() is False)")
     import cupy
@@ -256,6 +264,11 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
                 result.candidates.append(rec)
                 if rec.ok and (best is None or rec.median_ms < best.median_ms):
                     best = rec
+            from .dispatch import transposed_choice
+
+            t = transposed_choice(M, N, K, dt, dev, request)
+            if t is not None:
+                result.transposed = measure(transposed_row(t, M, N, K, dt, dev, request), sets, flush, **plan)
             if bar is not None:
                 bar(len(space), len(space), f"best {best.label() if best else '-'}")
         finally:
@@ -270,7 +283,12 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
                       f"({'; '.join(c.label() + ': ' + c.status + ' ' + c.message for c in result.candidates)[:800]})",
                       RuntimeWarning, stacklevel=2)
         return result
-    if save:
+    if save and result.transposed_wins:
+        warnings.warn(f"tune {M}x{N}x{K} {dt}: auto's transposed run ({result.transposed.label()}, "
+                      f"{result.transposed.median_ms:.3f} ms) beat every candidate (best {best.label()}, "
+                      f"{best.median_ms:.3f} ms); nothing saved, since an entry would replace that run",
+                      RuntimeWarning, stacklevel=2)
+    elif save:
         try:
             path = tunedb.save_entries({result.bucket: result.entry()}, ident, db_path, efficiency=result.efficiency)
             result.db_path = str(path)
@@ -278,6 +296,26 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
             warnings.warn(f"tune: could not save to the tuning database ({exc}); result not persisted",
                           RuntimeWarning, stacklevel=2)
     return result
+
+
+def transposed_kernel(choice: Any, M: int, N: int, K: int, dtype: Any, device: Any,
+                      request: str = "") -> "api.TransposedKernel":
+    """`auto`'s transposed computation of an M x N x K A·x product: `choice` (a
+    :class:`tiled_matmul.dispatch.Choice` for B^T A^T, :func:`tiled_matmul.dispatch.transposed_choice`)
+    as the inner kernel of a :class:`tiled_matmul.api.TransposedKernel` over the shape's own pick."""
+    from .dispatch import fallback_choice
+
+    own = fallback_choice(M, N, K, dtype, device, request or "auto")
+    return api.TransposedKernel(api.kernel(choice.strategy, **choice.params), api.kernel(own.strategy, **own.params))
+
+
+def transposed_row(choice: Any, M: int, N: int, K: int, dtype: Any, device: Any, request: str = "") -> Row:
+    """A row running :func:`transposed_kernel` as a plain 2-D call of the shape runs it; its
+    strategy and config are the inner kernel's (:attr:`TuneResult.transposed` says what it is)."""
+    k = transposed_kernel(choice, M, N, K, dtype, device, request)
+    cfg = k.inner.config
+    return Row(TUNE, choice.strategy, lambda a, b, c: k(a, b, out=c), cfg,
+               tol=tolerance_for(cfg.precision), precision=cfg.precision, request=request)
 
 
 def efficiency_samples(records: Iterable[Record], shape: tuple[int, int, int], dtype: Any,
@@ -465,6 +503,14 @@ def print_summary(results: Sequence[TuneResult]) -> None:
     for row in rows:
         t.add_row(*row)
     report.console().print(t)
+    for r in results:
+        tr = r.transposed
+        if tr is not None:
+            how = (f"{tr.median_ms:.3f} ms, {'faster than' if r.transposed_wins else 'not faster than'} the best"
+                   if tr.status == OK else f"{tr.status}: {tr.message}")
+            note = "; nothing saved" if r.transposed_wins and r.db_path is None else ""
+            report.console().print(f"{'x'.join(map(str, r.shape))} {r.dtype}: auto runs it as its transpose "
+                                   f"({tr.label()}): {how}{note}")
 
 
 def main(argv: "Sequence[str] | None" = None) -> int:
