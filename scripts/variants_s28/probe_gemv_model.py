@@ -9,6 +9,7 @@ elements.
     PYTHONPATH=. python3 scripts/variants_s28/probe_gemv_model.py --seed 2802 --xb 24 --ax 12
     PYTHONPATH=. python3 scripts/variants_s28/probe_gemv_model.py --seed 2802 --xb 24 --ax 12 --compile-only DIR
     PYTHONPATH=. python3 scripts/variants_s28/probe_gemv_model.py --compare filter --dtype float64 --seed 2803 --xb 12 --ax 0
+    PYTHONPATH=. python3 scripts/variants_s28/probe_gemv_model.py --seed 2811 --xb 0 --ax 0 --xb-tma 12
 
 (--compare filter: the model's picks without and with costmodel.groups_fit, which came after the
 first run.)
@@ -81,11 +82,14 @@ def picks(M, N, K, rung, compare="table", dtype="float32"):
 def draw(rs, count, rung, big_every=0, compare="table", dtype="float32"):
     out = []
     while len(out) < count:
-        small = int(rs.integers(1, 9))
+        small = int(rs.integers(1, 17 if rung == "gemv_xb_tma" else 9))
         long_ = int(round(math.exp(rs.uniform(math.log(9), math.log(60000)))))
         K = int(round(math.exp(rs.uniform(math.log(16), math.log(60000)))))
-        M, N = (small, long_) if rung == "gemv_xb" else (long_, small)
-        stream = K * (N if rung == "gemv_xb" else M)
+        if rung == "gemv_xb_tma":  # its products: rows of A and B whole 16-byte vectors
+            long_, K = -(-long_ // 4) * 4, -(-K // 4) * 4
+        xb = rung.startswith("gemv_xb")
+        M, N = (small, long_) if xb else (long_, small)
+        stream = K * (N if xb else M)
         if stream > 2**28:
             continue
         if big_every and (len(out) % big_every == 0) != (stream > 2**24):
@@ -106,6 +110,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2802)
     ap.add_argument("--xb", type=int, default=24)
     ap.add_argument("--ax", type=int, default=12)
+    ap.add_argument("--xb-tma", type=int, default=0, help="also this many x·B shapes of gemv_xb_tma (M 1-16)")
     ap.add_argument("--compare", choices=("table", "filter", "fallback"), default="table",
                     help="table: the heuristic's table pick against the model's; filter: the model's without "
                          "costmodel.groups_fit against with it; fallback: dispatch.fallback_choice without and "
@@ -116,7 +121,8 @@ def main() -> None:
     rs = np.random.default_rng(args.seed)
     dtype, np_dt = args.dtype, np.dtype(args.dtype)
     cases = (draw(rs, args.xb, "gemv_xb", 2 if args.compare == "table" else 0, args.compare, dtype)
-             + draw(rs, args.ax, "gemv_ax", 0, args.compare, dtype))
+             + draw(rs, args.ax, "gemv_ax", 0, args.compare, dtype)
+             + draw(rs, args.xb_tma, "gemv_xb_tma", 2, args.compare, dtype))
     before, after = ("table", "model") if args.compare == "table" else ("unfiltered", "filtered")
     if args.compile_only:
         from _probe import precompile
