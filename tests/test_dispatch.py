@@ -144,6 +144,44 @@ def test_model_configs_choose_gemv_xb_config(no_shipped, shape, precision):
         dispatch.set_mode(previous)
 
 
+@pytest.mark.parametrize("shape", [(85, 25, 247), (30, 34, 228), (25, 579, 234), (2062, 59, 156), (455, 15, 132)])
+def test_model_small_takes_warp_tiled_small_skinny_picks(no_shipped, shape):
+    """dispatch.MODEL_SMALL: where the heuristic gives a small skinny float32 output (thin side
+    9-64, K >= 128) warp_tiled's tile, a plain call runs the cost model's pick among every rung;
+    an ieee request, mode "heuristic", a call that needs extras, a short K and a wider output keep
+    the heuristic's."""
+    from tiled_matmul.heuristic import recommend
+
+    assert recommend(*shape, "float32")[0] == "warp_tiled"
+    want = costmodel.rank(*shape, "float32", efficiencies=dispatch.measured_efficiencies(DEV))[0]
+    c = dispatch.choose(*shape, device=DEV)
+    assert (c.source, c.strategy) == ("model", want.strategy), c
+    entry = tm.STRATEGIES[c.strategy]
+    assert entry.make_config(**c.params) == entry.make_config(**dispatch.narrowed(want.strategy, want.params,
+                                                                                     shape[0], DEV))
+    assert dispatch.choose(*shape, device=DEV, precision="ieee").source == "heuristic"
+    name, _ = dispatch.plain_choice(*shape, "float32", DEV, "tf32x3", frozenset({"epilogue"}))
+    assert name == recommend(*shape, "float32")[0] or name in dispatch.MODEL_TILES["float32"][1]
+    previous = dispatch.set_mode("heuristic")
+    try:
+        assert dispatch.choose(*shape, device=DEV).source == "heuristic"
+    finally:
+        dispatch.set_mode(previous)
+    M, N, K = shape
+    for other in ((M, N, 100), (max(M, 100), max(N, 100), K)):
+        assert dispatch.choose(*other, device=DEV).strategy == recommend(*other, "float32")[0], other
+
+
+@pytest.mark.parametrize("shape", [(47, 1505, 162), (58, 834, 131)])
+def test_model_small_leaves_wide_b_chunks_over_32_rows_to_the_heuristic(no_shipped, shape):
+    """The model's gemv_xb_tma pick for an x·B over SMALL_XB_TMA_ROWS rows (chunks that re-read a
+    wide B) gives way to the heuristic's warp_tiled."""
+    want = costmodel.rank(*shape, "float32", efficiencies=dispatch.measured_efficiencies(DEV))[0]
+    assert want.strategy == "gemv_xb_tma" and shape[0] > dispatch.SMALL_XB_TMA_ROWS
+    c = dispatch.choose(*shape, device=DEV)
+    assert (c.source, c.strategy) == ("heuristic", "warp_tiled"), c
+
+
 def test_model_configs_fix_the_narrow_b_picks(no_shipped):
     """The case the rule is for: on a 45-column B the table's one K group of 1024 columns idles 244
     of 256 threads; the model takes K groups. On a 54074-column B with a short K the groups' runs

@@ -270,3 +270,28 @@ def test_auto_runs_the_gemv_rungs_on_skinny_shapes(shape, dtype, fresh_tunedb):
     out = poisoned((M, N), dtype)
     tm.matmul(a, b, out=out)
     assert tm.check(out, a, b).passed
+
+
+#: small skinny float32 products whose warp_tiled pick dispatch.MODEL_SMALL hands to the cost model
+#: (its picks: gemv_ax in chunks, gemv_xb_tma, gemv_xb, warp_tiled's own tile)
+SMALL_SKINNY = [(85, 25, 247), (30, 34, 228), (25, 579, 234), (12, 55, 131), (455, 15, 132), (2062, 59, 156)]
+
+
+@pytest.mark.parametrize("shape", SMALL_SKINNY, ids=["x".join(map(str, s)) for s in SMALL_SKINNY])
+def test_auto_small_skinny_model_picks(shape, fresh_tunedb):
+    """auto on the model's pick for a small skinny output: into a NaN-poisoned C, checked against
+    the float64 product (normwise and per element), and the same bits on a second call."""
+    import cupy as cp
+
+    from tiled_matmul import dispatch
+
+    M, N, K = shape
+    assert dispatch.choose(M, N, K, "float32").source == "model"
+    gen = cp.random.default_rng(M + N + K)
+    a, b = _uniform(gen, M, K, np.float32), _uniform(gen, K, N, np.float32)
+    out = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=out)
+    assert tm.check(out, a, b).passed
+    again = poisoned((M, N), np.float32)
+    tm.matmul(a, b, out=again)
+    assert cp.array_equal(again, out), shape

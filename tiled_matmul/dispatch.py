@@ -36,7 +36,7 @@ from . import costmodel, registry, tunedb
 from .configs import cdiv
 from .device import DeviceLimits, device_limits
 from .dtypes import DType, as_dtype
-from .heuristic import AUTO_CHAIN_K, GEMV_MAX, plain_pick, recommend
+from .heuristic import AUTO_CHAIN_K, GEMV_MAX, GEMV_MIN_K, plain_pick, recommend
 from .precision import modes_for
 from .tunedb import TuneDBWarning, bucket, device_id, entries_for, read_db
 
@@ -160,6 +160,20 @@ MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 #: held out (gpu_s28c.sh, seed 2804; lowest 0.24 -> 0.78). The model's A·x picks for gemv_ax lost
 #: to its table (1.47 -> 1.31 over 11, gpu_s28b.sh), so gemv_ax keeps it
 MODEL_CONFIGS: dict[str, tuple[str, ...]] = {"float32": ("gemv_xb",)}
+#: per dtype outside MODEL_DTYPES: the heuristic's picks that the cost model replaces, in mode
+#: "auto", for plain 2-D calls under a request that allows tf32x3 (as measured), among every
+#: rung, on small skinny outputs (SMALL_SKINNY: the
+#: thin side of C in that range, K at least heuristic.GEMV_MIN_K; such products get warp_tiled's
+#: 32 x 32 tile, one block walking K per tile, where the GEMV rungs cover the thin side in a few
+#: chunks). H100, x cuBLAS FP32: 0.98 -> 1.33 geometric mean on the 15 shapes that set the rule
+#: (scripts/gpu_s28p.sh; 85x25x247 0.77 -> 1.30, 62x47x216 0.83 -> 1.40), 0.99 -> 1.33 on 16 held
+#: out (gpu_s28q.sh; lowest 0.79 -> 0.91). The two x·B losses were gemv_xb_tma picks over 47 and
+#: 58 rows (47x1505x162 1.13 -> 1.01, 58x834x131 1.12 -> 0.91), whose chunks re-read a wide B:
+#: over SMALL_XB_TMA_ROWS rows such a pick gives way to the heuristic's (set after those runs;
+#: of the shapes timed it also gave back 51x205x183 1.11 -> 0.99)
+MODEL_SMALL: dict[str, tuple[str, ...]] = {"float32": ("warp_tiled",)}
+SMALL_SKINNY = (GEMV_MAX + 1, 64)
+SMALL_XB_TMA_ROWS = 32
 #: the rungs whose tile height bm is wgmma's n (C^T = B^T A^T per warpgroup: one m64 x n{bm} x k8
 #: instruction covers the tile's rows), so a tile taller than the output spends tensor-core work,
 #: shared memory and registers on padding rows. `auto`'s picks on them (heuristic and model, not
@@ -315,8 +329,17 @@ def _model_tiles(M: int, N: int, K: int, dt: DType, precision: str, name: str, s
 def _model_override(M: int, N: int, K: int, dt: DType, device: Any, precision: str, name: str,
                     needed: "frozenset[str]" = frozenset()) -> "costmodel.Prediction | None":
     """The cost model's pick that replaces the heuristic's pick `name` where :data:`MODEL_TILES`
-    applies (:func:`_model_tiles`), among its rungs whose configs take every feature in `needed`;
-    None where the heuristic's pick stands."""
+    or :data:`MODEL_CONFIGS` applies (:func:`_model_tiles`), among its rungs whose configs take
+    every feature in `needed`, or for a plain call (nothing `needed`) where :data:`MODEL_SMALL`
+    applies, among every rung; None where the heuristic's pick stands."""
+    if (not needed and _mode == "auto" and name in MODEL_SMALL.get(str(dt), ())
+            and SMALL_SKINNY[0] <= min(M, N) <= SMALL_SKINNY[1] and K >= GEMV_MIN_K
+            and "tf32x3" in modes_for(precision, dt, K)):
+        best = model_choice(M, N, K, dt, device, precision)
+        # gemv_xb_tma's chunks over more than SMALL_XB_TMA_ROWS rows re-read a wide B per chunk
+        if best.strategy == "gemv_xb_tma" and M > SMALL_XB_TMA_ROWS:
+            return None
+        return best
     among = _model_tiles(M, N, K, dt, precision, name, _sm_count(device))
     among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
     return model_choice(M, N, K, dt, device, precision, among) if among else None
