@@ -81,3 +81,16 @@ def auto_against(shapes, variants, dtype: str, seed: int, more=None, **call_kw) 
     print()
     print_geomeans(logs)
     return logs, per_shape
+
+
+def precompile_shapes(cache: str, shapes, variants, dtype: str = "float32") -> int:
+    """:func:`precompile` auto's kernel and each (strategy, params) of variants(M, N, K) for every
+    shape of `shapes`; returns how many kernels."""
+    import tiled_matmul as tm
+    from tiled_matmul import registry
+
+    todo = []
+    for M, N, K in shapes:
+        k = tm.kernel("auto").kernel_for(M, N, K, dtype)
+        todo += [(k.strategy, k.config)] + [(n, registry.get(n).make_config(**p)) for n, p in variants(M, N, K).values()]
+    return precompile(cache, todo, dtype)

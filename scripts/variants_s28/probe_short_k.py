@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from tiled_matmul import costmodel, dispatch, registry
+from tiled_matmul import costmodel, dispatch
 
 
 def draw(seed, count):
@@ -54,14 +54,9 @@ def main() -> None:
     args = ap.parse_args()
     shapes = draw(args.seed, args.count)
     if args.compile_only:
-        import tiled_matmul as tm
-        from _probe import precompile
+        from _probe import precompile_shapes
 
-        todo = []
-        for M, N, K in shapes:
-            k = tm.kernel("auto").kernel_for(M, N, K, "float32")
-            todo += [(k.strategy, k.config)] + [(n, registry.get(n).make_config(**p)) for n, p in variants(M, N, K).values()]
-        print(precompile(args.compile_only, todo), "kernels;", shapes)
+        print(precompile_shapes(args.compile_only, shapes, variants), "kernels;", shapes)
         return
 
     from _probe import auto_against

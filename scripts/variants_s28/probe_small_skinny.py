@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from tiled_matmul import costmodel, dispatch, registry  # noqa: E402
+from tiled_matmul import costmodel, dispatch  # noqa: E402
 from tiled_matmul.heuristic import recommend  # noqa: E402
 
 FIXED = [(85, 25, 247), (30, 34, 228), (25, 579, 234)]
@@ -63,14 +63,9 @@ def main() -> None:
     args = ap.parse_args()
     shapes = ([] if args.no_fixed else FIXED) + draw(args.seed, args.count)
     if args.compile_only:
-        import tiled_matmul as tm
-        from _probe import precompile
+        from _probe import precompile_shapes
 
-        todo = []
-        for M, N, K in shapes:
-            k = tm.kernel("auto").kernel_for(M, N, K, "float32")
-            todo += [(k.strategy, k.config)] + [(n, registry.get(n).make_config(**p)) for n, p in variants(M, N, K).values()]
-        print(precompile(args.compile_only, todo), "kernels;", shapes)
+        print(precompile_shapes(args.compile_only, shapes, variants), "kernels;", shapes)
         return
 
     from _probe import auto_against
