@@ -6,8 +6,9 @@ the dispatch mode (:func:`get_mode`): ``"heuristic"``, :func:`tiled_matmul.heuri
 ``"model"``, the cost model's fastest candidate (:func:`tiled_matmul.costmodel.rank`, with the
 efficiencies the tuner measured, :func:`measured_efficiencies`); ``"auto"`` (the default), the
 model for the dtypes of :data:`MODEL_DTYPES` and the heuristic for the others, except where
-:data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles)
-or :data:`MODEL_CONFIGS` the choice of its config (float32's gemv_xb).
+:data:`MODEL_TILES` hands one of the heuristic's picks to the model (float32's mid-size tiles,
+and :data:`MODEL_SMALL` its small skinny ones) or :data:`MODEL_CONFIGS` the choice of its config
+(float32's gemv_xb).
 The fallback's picks on the wgmma rungs take a tile no taller than the output (:func:`narrowed`),
 a float32 x·B with 17-64 rows leaves the GEMV chunks and the 128-row TMA tiles for those or for
 64 x 128 TMA tiles (:func:`xb_choice`), and a float32 A·x with a few tens of columns is run as its
@@ -161,8 +162,9 @@ MODEL_TILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 #: to its table (1.47 -> 1.31 over 11, gpu_s28b.sh), so gemv_ax keeps it
 MODEL_CONFIGS: dict[str, tuple[str, ...]] = {"float32": ("gemv_xb",)}
 #: per dtype outside MODEL_DTYPES: the heuristic's picks that the cost model replaces, in mode
-#: "auto", for plain 2-D calls under a request that allows tf32x3 (as measured), among every
-#: rung, on small skinny outputs (SMALL_SKINNY: the
+#: "auto" under a request that allows tf32x3 (as measured), among every rung, on small skinny
+#: outputs: :func:`choose`'s pick (the general path runs it where it takes the call's features;
+#: plain_choice, for the others, keeps the heuristic's). SMALL_SKINNY: the
 #: thin side of C in that range, K at least heuristic.GEMV_MIN_K; such products get warp_tiled's
 #: 32 x 32 tile, one block walking K per tile, where the GEMV rungs cover the thin side in a few
 #: chunks). H100, x cuBLAS FP32: 0.98 -> 1.33 geometric mean on the 15 shapes that set the rule
@@ -330,7 +332,7 @@ def _model_override(M: int, N: int, K: int, dt: DType, device: Any, precision: s
                     needed: "frozenset[str]" = frozenset()) -> "costmodel.Prediction | None":
     """The cost model's pick that replaces the heuristic's pick `name` where :data:`MODEL_TILES`
     or :data:`MODEL_CONFIGS` applies (:func:`_model_tiles`), among its rungs whose configs take
-    every feature in `needed`, or for a plain call (nothing `needed`) where :data:`MODEL_SMALL`
+    every feature in `needed`, or for :func:`choose` (nothing `needed`) where :data:`MODEL_SMALL`
     applies, among every rung; None where the heuristic's pick stands."""
     if (not needed and _mode == "auto" and name in MODEL_SMALL.get(str(dt), ())
             and SMALL_SKINNY[0] <= min(M, N) <= SMALL_SKINNY[1] and K >= GEMV_MIN_K
