@@ -406,13 +406,14 @@ def narrowed(name: str, params: dict, M: int, device: Any = None, top: "int | No
 
 
 def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
-                      precision: str = "auto") -> "Choice | None":
+                      precision: str = "auto", own: "Choice | None" = None) -> "Choice | None":
     """The choice for the N x M x K product B^T A^T where `auto` computes this A·x product as its
     transpose (:data:`AX_TRANSPOSED`, and :data:`AX_TRANSPOSED_WIDE` where this product's own
     pick would be wgmma_tma_tf32 on a padded copy of A): the cost model's fastest config
     of the rungs of :data:`NARROW_RUNGS` for that product, narrowed to its N rows up to
     :data:`AX_NARROW_MAX`, among those that read both operands column-major in place. None
-    elsewhere, and where a database entry serves the shape."""
+    elsewhere, and where a database entry serves the shape. `own`: this product's
+    :func:`fallback_choice` where the caller has it (:func:`choose`), else made here if needed."""
     dt = as_dtype(dtype)
     wide = AX_TRANSPOSED_WIDE is not None and AX_TRANSPOSED_WIDE[0] <= N <= AX_TRANSPOSED_WIDE[1]
     if (AX_TRANSPOSED is None or _mode != "auto" or str(dt) != "float32" or not N < M
@@ -422,7 +423,7 @@ def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: An
     dev = device_id(device)
     if str(dev.cc) != "90" or lookup_entry(M, N, K, dt, dev, precision) is not None:
         return None
-    if wide and (K % 4 == 0 or fallback_choice(M, N, K, dt, device, precision).strategy != "wgmma_tma_tf32"):
+    if wide and (K % 4 == 0 or (own or fallback_choice(M, N, K, dt, device, precision)).strategy != "wgmma_tma_tf32"):
         return None
     best = model_choice(N, M, K, dt, device, precision, NARROW_RUNGS)
     params = narrowed(best.strategy, _own_params(best), N, device, AX_NARROW_MAX)
@@ -516,7 +517,7 @@ def choose(M: int, N: int, K: int, dtype: Any = "float32", device: Any = None,
     if len(_choices) >= _MAX_SHAPES:
         _choices.clear()
     choice = _choices[sk] = replace(fallback, bucket=key,
-                                    transposed=transposed_choice(M, N, K, dt, device, precision))
+                                    transposed=transposed_choice(M, N, K, dt, device, precision, fallback))
     return choice
 
 

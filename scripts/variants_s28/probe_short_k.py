@@ -63,5 +63,6 @@ def main() -> None:
 
     auto_against(shapes, variants, "float32", args.seed, precision="ieee")
 
+
 if __name__ == "__main__":
     main()
