@@ -199,6 +199,40 @@ def _gemm_trans_a(rng, monkeypatch, M, N, K, dtype, pad, **kw):
     return seen, a0, b
 
 
+#: small skinny float32 products whose warp_tiled pick dispatch.MODEL_SMALL hands to the cost
+#: model, on the GEMV rungs that take an epilogue (gemv_ax in chunks of columns, gemv_xb with K
+#: groups)
+MODEL_SMALL_SHAPES = [(2436, 24, 250), (248, 39, 128), (669, 18, 162), (99, 56, 210), (26, 1928, 193),
+                      (53, 813, 246)]
+
+
+@pytest.mark.parametrize("shape", MODEL_SMALL_SHAPES, ids=["x".join(map(str, s)) for s in MODEL_SMALL_SHAPES])
+def test_auto_small_skinny_model_picks_on_the_general_path(shape, rng, monkeypatch):
+    """auto's MODEL_SMALL pick through the general path, against the float64 reference: gemm's
+    epilogue on A^T fires the model's rung (it takes the epilogue; an A^T it does not read is
+    copied first), and a batch of two with a B each (picked for its stacked rows) is right."""
+    import cupy as cp
+
+    from tiled_matmul import dispatch
+
+    M, N, K = shape
+    dt = np.dtype(np.float32)
+    pick = dispatch.choose(M, N, K, "float32")
+    assert pick.source == "model" and pick.strategy in ("gemv_ax", "gemv_xb"), pick
+    ran = []  # the kernel each call's plan fires
+    fire = execute._Plan.fire
+    monkeypatch.setattr(execute._Plan, "fire", lambda self, *args: (ran.append(self.kern), fire(self, *args))[1])
+    _gemm_trans_a(rng, monkeypatch, M, N, K, dt, 0)
+    assert ran and {k.strategy.name for k in ran} == {pick.strategy}, ran
+    a = cp.asarray(rng.uniform(-1, 1, (2, M, K)).astype(dt))
+    b = cp.asarray(rng.uniform(-1, 1, (2, K, N)).astype(dt))
+    out = poisoned((2, M, N), dt)
+    tm.matmul(a, b, out=out)
+    for i in range(2):
+        ref, scale = unfused(cp.asnumpy(a[i]), cp.asnumpy(b[i]))
+        assert_close(out[i], ref, scale, dt, K, f"batched {shape} [{i}]")
+
+
 def test_other_strides_are_copied_and_right(rng, monkeypatch):
     """Strides no layout reads (every other column, reversed rows) are copied first, as before."""
     import cupy as cp
