@@ -94,3 +94,12 @@ def precompile_shapes(cache: str, shapes, variants, dtype: str = "float32") -> i
         k = tm.kernel("auto").kernel_for(M, N, K, dtype)
         todo += [(k.strategy, k.config)] + [(n, registry.get(n).make_config(**p)) for n, p in variants(M, N, K).values()]
     return precompile(cache, todo, dtype)
+
+
+def model_top(M: int, N: int, K: int, dtype: str, top: int) -> dict:
+    """label -> (strategy, params): the cost model's first `top` candidates for the shape among
+    every rung (m1 is auto's pick where no database entry or rule serves the shape)."""
+    from tiled_matmul import costmodel, dispatch
+
+    ranked = costmodel.rank(M, N, K, dtype, efficiencies=dispatch.measured_efficiencies(None))
+    return {f"m{i + 1}": (p.strategy, dispatch._own_params(p)) for i, p in enumerate(ranked[:top])}

@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from tiled_matmul import costmodel, dispatch, registry  # noqa: E402
+from tiled_matmul import registry  # noqa: E402
 
 FIXED = [(4798, 197, 512), (672, 2876, 925), (47, 2961, 149), (171, 862, 384), (231, 117, 645), (1204, 2109, 733)]
 
@@ -36,12 +36,10 @@ def draw(seed, count):
 
 
 def variants(M, N, K, top) -> dict:
-    """label -> (strategy, params): the model's first `top` candidates (m1 is auto's pick where no
-    database entry serves the shape)."""
-    out = {}
-    for i, p in enumerate(costmodel.rank(M, N, K, "float64", efficiencies=dispatch.measured_efficiencies(None))[:top]):
-        out[f"m{i + 1}"] = (p.strategy, dispatch._own_params(p))
-    return out
+    """label -> (strategy, params): the model's first `top` candidates (_probe.model_top)."""
+    from _probe import model_top
+
+    return model_top(M, N, K, "float64", top)
 
 
 def main() -> None:
