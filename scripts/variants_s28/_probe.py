@@ -103,3 +103,19 @@ def model_top(M: int, N: int, K: int, dtype: str, top: int) -> dict:
 
     ranked = costmodel.rank(M, N, K, dtype, efficiencies=dispatch.measured_efficiencies(None))
     return {f"m{i + 1}": (p.strategy, dispatch._own_params(p)) for i, p in enumerate(ranked[:top])}
+
+
+def padded_call(a, b, c, name: str, params: dict):
+    """A call of strategy `name` with `params` into `c` on copies of float32 a and b made once here
+    in rows padded to 16 bytes (views of the unpadded shapes): no copy at the call."""
+    import cupy
+    import numpy as np
+
+    import tiled_matmul as tm
+
+    (M, K), N = a.shape, b.shape[1]
+    ap = cupy.zeros((M, -(-K // 4) * 4), np.float32)[:, :K]
+    ap[...] = a
+    bp = cupy.zeros((K, -(-N // 4) * 4), np.float32)[:, :N]
+    bp[...] = b
+    return lambda: tm.matmul(ap, bp, out=c, strategy=name, **params)

@@ -63,20 +63,11 @@ def main() -> None:
         print(precompile_shapes(args.compile_only, shapes, variants), "kernels;", shapes)
         return
 
-    import cupy
-
-    import tiled_matmul as tm
-    from _probe import auto_against
+    from _probe import auto_against, padded_call
 
     def padded(a, b, c, k):
         """auto's pick on operands the caller padded: views of 16-byte rows, no copy at the call."""
-        (M, K), N = a.shape, b.shape[1]
-        ap_ = cupy.zeros((M, -(-K // 4) * 4), np.float32)[:, :K]
-        ap_[...] = a
-        bp = cupy.zeros((K, -(-N // 4) * 4), np.float32)[:, :N]
-        bp[...] = b
-        fn = lambda: tm.matmul(ap_, bp, out=c, strategy=k.strategy.name, **k.config.params())  # noqa: E731
-        return {"padded": (fn, "auto's pick, operands in padded rows")}
+        return {"padded": (padded_call(a, b, c, k.strategy.name, k.config.params()), "auto's pick, operands in padded rows")}
 
     auto_against(shapes, variants, "float32", args.seed, more=padded)
 

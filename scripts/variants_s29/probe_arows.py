@@ -19,7 +19,6 @@ import argparse
 import os
 import sys
 
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
@@ -43,26 +42,23 @@ def main() -> None:
     import cupy
 
     import tiled_matmul as tm
-    from _probe import auto_against
+    from _probe import auto_against, padded_call
     from tiled_matmul.strategies.wgmma_tma import addressable
 
     def more(a, b, c, k):
-        (M, K), N = a.shape, b.shape[1]
+        M, K = a.shape
         name, params = k.strategy.name, k.config.params()
         out = {}
-        if name == "wgmma_tma_tf32" and k.config.a_rows(M, K, a.data.ptr, K):
+        # (a_rows: the variant's, scripts/variants_s29/arows_consumer_realign.patch; without it auto
+        # is the copied path itself)
+        if name == "wgmma_tma_tf32" and getattr(k.config, "a_rows", lambda *_: False)(M, K, a.data.ptr, K):
             def copied():
                 stream = cupy.cuda.get_current_stream()
                 buf, pitch = addressable(a, M, K, stream)
                 return tm.matmul(buf[:, :K], b, out=c, strategy=name, **params)
 
             out["copied"] = (copied, "the config on A copied into padded rows in the call (the old launch)")
-        ap_ = cupy.zeros((M, -(-K // 4) * 4), np.float32)[:, :K]
-        ap_[...] = a
-        bp = cupy.zeros((K, -(-N // 4) * 4), np.float32)[:, :N]
-        bp[...] = b
-        out["padded"] = (lambda: tm.matmul(ap_, bp, out=c, strategy=name, **params),
-                         "the config, operands in padded rows")
+        out["padded"] = (padded_call(a, b, c, name, params), "the config, operands in padded rows")
         return out
 
     auto_against(shapes, lambda M, N, K: {}, "float32", args.seed, more=more)
