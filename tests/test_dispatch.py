@@ -628,18 +628,18 @@ def test_tune_candidates_hold_the_search_space_and_the_models_first_picks(shape,
 
 
 def test_tune_builds_autos_transposed_run_as_a_row(no_shipped):
-    """What tune times beside its candidates where auto runs an A·x product as its transpose: the
-    inner kernel of dispatch.transposed_choice, through api.TransposedKernel over the shape's own
-    pick (the GPU test test_gpu_tune.py times it and checks what tune saves)."""
+    """What tune times beside its candidates where auto runs an A·x product as its transpose: auto's
+    own kernel for the shape, an api.TransposedKernel of dispatch.transposed_choice's inner kernel
+    over the shape's own pick (the GPU test test_gpu_tune.py times it and checks what tune saves)."""
     from tiled_matmul.api import TransposedKernel
 
     t = dispatch.transposed_choice(8192, 32, 4096, "float32", DEV)
     assert t is not None
-    row = tune_mod.transposed_row(t, 8192, 32, 4096, "float32", DEV, "auto")
+    k = tm.kernel("auto", precision="auto").kernel_for(8192, 32, 4096, "float32", DEV)
+    row = tune_mod.transposed_row(k, "auto")
     cfg = tm.STRATEGIES[t.strategy].make_config(**t.params)
     assert (row.study, row.strategy, row.config, row.precision, row.request) == ("tune", t.strategy, cfg,
                                                                                   cfg.precision, "auto")
-    k = tune_mod.transposed_kernel(t, 8192, 32, 4096, "float32", DEV, "auto")
     assert isinstance(k, TransposedKernel) and k.inner.config == cfg
     own = dispatch.fallback_choice(8192, 32, 4096, "float32", DEV)
     assert k.plain.config == tm.STRATEGIES[own.strategy].make_config(**own.params)

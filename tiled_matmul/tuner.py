@@ -264,11 +264,11 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
                 result.candidates.append(rec)
                 if rec.ok and (best is None or rec.median_ms < best.median_ms):
                     best = rec
-            from .dispatch import transposed_choice
-
-            t = transposed_choice(M, N, K, dt, dev, request)
-            if t is not None:
-                result.transposed = measure(transposed_row(t, M, N, K, dt, dev, request), sets, flush, **plan)
+            # auto's own kernel for the shape: a TransposedKernel where it runs the shape as its
+            # transpose (dispatch.transposed_choice)
+            auto = api.kernel("auto", precision=request).kernel_for(M, N, K, dt, dev)
+            if isinstance(auto, api.TransposedKernel):
+                result.transposed = measure(transposed_row(auto, request), sets, flush, **plan)
             if bar is not None:
                 bar(len(space), len(space), f"best {best.label() if best else '-'}")
         finally:
@@ -298,23 +298,12 @@ def tune(M: int, N: int, K: int, dtype="float32", strategies: "Iterable[str] | N
     return result
 
 
-def transposed_kernel(choice: Any, M: int, N: int, K: int, dtype: Any, device: Any,
-                      request: str = "") -> "api.TransposedKernel":
-    """`auto`'s transposed computation of an M x N x K A·x product: `choice` (a
-    :class:`tiled_matmul.dispatch.Choice` for B^T A^T, :func:`tiled_matmul.dispatch.transposed_choice`)
-    as the inner kernel of a :class:`tiled_matmul.api.TransposedKernel` over the shape's own pick."""
-    from .dispatch import fallback_choice
-
-    own = fallback_choice(M, N, K, dtype, device, request or "auto")
-    return api.TransposedKernel(api.kernel(choice.strategy, **choice.params), api.kernel(own.strategy, **own.params))
-
-
-def transposed_row(choice: Any, M: int, N: int, K: int, dtype: Any, device: Any, request: str = "") -> Row:
-    """A row running :func:`transposed_kernel` as a plain 2-D call of the shape runs it; its
+def transposed_row(k: "api.TransposedKernel", request: str = "") -> Row:
+    """A row running `auto`'s transposed computation `k` of an A·x product (what
+    ``api.kernel("auto").kernel_for`` gives for it) as a plain 2-D call of the shape runs it; its
     strategy and config are the inner kernel's (:attr:`TuneResult.transposed` says what it is)."""
-    k = transposed_kernel(choice, M, N, K, dtype, device, request)
     cfg = k.inner.config
-    return Row(TUNE, choice.strategy, lambda a, b, c: k(a, b, out=c), cfg,
+    return Row(TUNE, k.inner.strategy.name, lambda a, b, c: k(a, b, out=c), cfg,
                tol=tolerance_for(cfg.precision), precision=cfg.precision, request=request)
 
 
