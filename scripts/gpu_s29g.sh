@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH=.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-if [ -d scratch/cubin_s29g ]; then export CUPY_CACHE_DIR=$PWD/scratch/cubin_s29g; fi
+if [ -d scratch/cubin_s29g ]; then export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/scratch/cubin_s29g}; fi
 timeout 150 python3 scripts/variants_s28/probe_small_skinny.py --seed 2904 --count 16 --no-fixed --xb-tma \
   > "$OUT/s29g_small_xb_short_k_2904.md" 2>&1
 echo "probe rc $?"; sed -n '/geometric/,$p' "$OUT/s29g_small_xb_short_k_2904.md"
