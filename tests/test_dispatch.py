@@ -153,7 +153,12 @@ def test_model_small_takes_warp_tiled_small_skinny_picks(no_shipped, shape):
     from tiled_matmul.heuristic import recommend
 
     assert recommend(*shape, "float32")[0] == "warp_tiled"
-    want = costmodel.rank(*shape, "float32", efficiencies=dispatch.measured_efficiencies(DEV))[0]
+    eff = dispatch.measured_efficiencies(DEV)
+    want = costmodel.rank(*shape, "float32", efficiencies=eff)[0]
+    M, N, K = shape
+    if (want.strategy == "gemv_xb_tma" and K < dispatch.SMALL_XB_SHORT_K
+            and (M <= dispatch.SMALL_XB_TMA_ROWS or N <= dispatch.SMALL_XB_NARROW_N)):
+        want = costmodel.rank(*shape, "float32", efficiencies=eff, strategies=("gemv_xb",))[0]  # (the short-K rule)
     c = dispatch.choose(*shape, device=DEV)
     assert (c.source, c.strategy) == ("model", want.strategy), c
     entry = tm.STRATEGIES[c.strategy]
@@ -180,6 +185,29 @@ def test_model_small_leaves_wide_b_chunks_over_32_rows_to_the_heuristic(no_shipp
     assert want.strategy == "gemv_xb_tma" and shape[0] > dispatch.SMALL_XB_TMA_ROWS
     c = dispatch.choose(*shape, device=DEV)
     assert (c.source, c.strategy) == ("heuristic", "warp_tiled"), c
+
+
+@pytest.mark.parametrize("shape,want", [((16, 409, 131), "gemv_xb"), ((52, 107, 135), "gemv_xb"),
+                                        ((9, 704, 187), "gemv_xb"), ((37, 1731, 241), "warp_tiled"),
+                                        ((20, 600, 300), None)])
+def test_model_small_short_k_xb_tma_picks_run_gemv_xb(no_shipped, shape, want):
+    """dispatch.SMALL_XB_SHORT_K: a small skinny x·B whose model pick is gemv_xb_tma with a K under
+    256 runs gemv_xb's model config where it has at most 32 rows or a B of at most 512 columns; over
+    32 rows of a wider B the heuristic's warp_tiled (SMALL_XB_TMA_ROWS); from K 256 the rule is off."""
+    eff = dispatch.measured_efficiencies(DEV)
+    first = costmodel.rank(*shape, "float32", efficiencies=eff)[0]
+    c = dispatch.choose(*shape, device=DEV)
+    if want is None:
+        assert shape[2] >= dispatch.SMALL_XB_SHORT_K and c.strategy != "gemv_xb", c
+        return
+    assert first.strategy == "gemv_xb_tma", first
+    assert c.strategy == want, c
+    if want == "gemv_xb":
+        best = costmodel.rank(*shape, "float32", efficiencies=eff, strategies=("gemv_xb",))[0]
+        entry = tm.STRATEGIES["gemv_xb"]
+        assert c.source == "model"
+        assert entry.make_config(**c.params) == entry.make_config(**dispatch.narrowed("gemv_xb", best.params,
+                                                                                     shape[0], DEV))
 
 
 def test_model_configs_fix_the_narrow_b_picks(no_shipped):

@@ -176,6 +176,15 @@ MODEL_CONFIGS: dict[str, tuple[str, ...]] = {"float32": ("gemv_xb",)}
 MODEL_SMALL: dict[str, tuple[str, ...]] = {"float32": ("warp_tiled",)}
 SMALL_SKINNY = (GEMV_MAX + 1, 64)
 SMALL_XB_TMA_ROWS = 32
+#: ... and where such a gemv_xb_tma pick has a K under SMALL_XB_SHORT_K (its ring of 128-row
+#: stages barely fills), and at most SMALL_XB_TMA_ROWS rows or a B of at most SMALL_XB_NARROW_N
+#: columns, the model's gemv_xb config runs instead (which reads B by address, in K groups). H100,
+#: x cuBLAS FP32, small skinny x·B whose first model candidate is gemv_xb_tma, K 131-255: 1.147 ->
+#: 1.397 on the 16 that set the rule (scripts/gpu_s29f.sh, seed 2903), 1.349 -> 1.594 on 16 held
+#: out (scripts/gpu_s30a.sh, seed 2904: 13 moved, 11 faster, 26x94x148 16% slower); the model's
+#: gemv_xb configs lose 3-5x on wider Bs over 32 rows (37x1731, 45x2718), which keep warp_tiled
+SMALL_XB_SHORT_K = 256
+SMALL_XB_NARROW_N = 512
 #: the rungs whose tile height bm is wgmma's n (C^T = B^T A^T per warpgroup: one m64 x n{bm} x k8
 #: instruction covers the tile's rows), so a tile taller than the output spends tensor-core work,
 #: shared memory and registers on padding rows. `auto`'s picks on them (heuristic and model, not
@@ -338,9 +347,13 @@ def _model_override(M: int, N: int, K: int, dt: DType, device: Any, precision: s
             and SMALL_SKINNY[0] <= min(M, N) <= SMALL_SKINNY[1] and K >= GEMV_MIN_K
             and "tf32x3" in modes_for(precision, dt, K)):
         best = model_choice(M, N, K, dt, device, precision)
-        # gemv_xb_tma's chunks over more than SMALL_XB_TMA_ROWS rows re-read a wide B per chunk
-        if best.strategy == "gemv_xb_tma" and M > SMALL_XB_TMA_ROWS:
-            return None
+        if best.strategy == "gemv_xb_tma":
+            # a short K barely fills its ring: gemv_xb's K groups, except over many rows of a wide B
+            if K < SMALL_XB_SHORT_K and (M <= SMALL_XB_TMA_ROWS or N <= SMALL_XB_NARROW_N):
+                return model_choice(M, N, K, dt, device, precision, ("gemv_xb",))
+            # its chunks over more than SMALL_XB_TMA_ROWS rows re-read a wide B per chunk
+            if M > SMALL_XB_TMA_ROWS:
+                return None
         return best
     among = _model_tiles(M, N, K, dt, precision, name, _sm_count(device))
     among = tuple(n for n in among or () if needed <= registry.get(n).default.extras())
