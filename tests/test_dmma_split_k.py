@@ -361,9 +361,9 @@ def test_heuristic_keeps_dmma_split_k_to_its_domain():
     assert recommend(1024, 1024, 128, "float64", sms=132)[0] == "warp_tiled"  # K < 256
     for shape in [(1, 8192, 8192), (8, 8192, 8192), (8192, 1, 8192), (8192, 8, 8192), (3, 4096, 14336)]:
         assert recommend(*shape, "float64", sms=132)[0] in ("gemv_xb", "gemv_ax"), shape  # GEMV stays
-    # skinny with a small stream: a GEMV rung from K = GEMV_MIN_K, split_k's FFMA rule below it
+    # skinny with a small stream: a GEMV rung from K = GEMV_SHORT_K, the FFMA tile below it
     assert recommend(GEMV_MAX, 16, 4096, "float64", sms=132)[0] == "gemv_xb"
-    assert recommend(GEMV_MAX, 16, 100, "float64", sms=132)[0] == "warp_tiled"
+    assert recommend(GEMV_MAX, 16, 40, "float64", sms=132)[0] == "warp_tiled"
     assert recommend(1024, 32, 32768, "float64", sms=16)[1]["split_k"] == 2  # sized to the SMs given
     assert recommend(256, 256, 131072, "float32", sms=132)[0] == "wgmma_split_k"  # float32 unchanged
 

@@ -383,15 +383,28 @@ def test_heuristic_sends_skinny_shapes_to_the_gemv_rungs(shape, strategy, params
     tm.STRATEGIES[strategy].make_config(**params).validate(H100_LIMITS, dtype)
 
 
-@pytest.mark.parametrize("shape", [(9, 8192, 8192), (16, 8192, 8192), (8192, 9, 8192), (1, 64, 64), (64, 1, 64),
-                                   (1, 2047, 127), (2000, 3, 127)])
+@pytest.mark.parametrize("shape", [(9, 8192, 8192), (16, 8192, 8192), (8192, 9, 8192), (1, 64, 40), (64, 1, 40),
+                                   (1, 2047, 47), (2000, 3, 47)])
 def test_heuristic_leaves_other_shapes_alone(shape):
     """Thin but not GEMV: the thin side over GEMV_MAX, or a stream under GEMV_MIN_STREAM elements
-    with K under GEMV_MIN_K (launch-bound: one tile block does as well). float32 products a little
+    with K under GEMV_SHORT_K (launch-bound: one tile block does as well). float32 products a little
     wider than GEMV_MAX go to the chunked GEMV rungs (below); float64 ones do not."""
     if min(shape[:2]) <= heuristic.GEMV_MAX:
         assert recommend(*shape)[0] not in (*GEMV, "gemv_xb_tma")
     assert recommend(*shape, dtype="float64")[0] not in GEMV
+
+
+@pytest.mark.parametrize("M, N, rung", [(3, 1, "gemv_ax"), (1, 165, "gemv_xb"), (8, 1994, "gemv_xb"),
+                                        (2, 5, "gemv_ax"), (51, 1, "gemv_ax"), (1664, 7, "gemv_ax")])
+def test_heuristic_gemv_from_the_short_k_limit(M, N, rung):
+    """A small stream takes a GEMV rung from K = GEMV_SHORT_K (warp_tiled's one block walks K in
+    steps of 16 below it: scripts/gpu_s30e.sh); the 16-bit rules keep GEMV_MIN_K."""
+    K = heuristic.GEMV_SHORT_K
+    assert max(M, N) * K < heuristic.GEMV_MIN_STREAM  # the K rule, not the stream's size, decides
+    assert recommend(M, N, K, tma=False)[0] == rung
+    assert recommend(M, N, K, dtype="float64")[0] == rung
+    assert recommend(M, N, K - 1, tma=False)[0] == "warp_tiled"
+    assert recommend(M, N, K, "float16")[0] not in ("gemv_xb_half", "gemv_ax_half", "gemv_ax_mma")
 
 
 @pytest.mark.parametrize(

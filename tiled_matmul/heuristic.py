@@ -11,8 +11,8 @@ cuBLAS (FP32, TF32 off) of every config of the fast strategies and register_bloc
   gemv_xb (x·B: B streamed once per chunk of mt rows, mt the power of two from M; for M = 1 and
   4, K groups in a block where each group gets at least GEMV_KG_MIN_RUN rows of K), N <= 8 to
   gemv_ax (A·x: A streamed once per chunk of nt columns), when the streamed operand holds at
-  least 2^18 elements or K is at least GEMV_MIN_K (smaller ones are set by the launch, not the
-  bytes). Thresholds to tune on the H100 (they may move up to 16-64).
+  least 2^18 elements or K is at least GEMV_SHORT_K (48; below it the launch sets the time, not
+  the bytes, and warp_tiled's one block does as well).
 * float64 on an sm_90 GPU (``dmma=True``): dmma (FP64 tensor cores) from one wave of its
   default 128 x 128 tiles (warp_tiled's default there on other GPUs: FP64 FMAs, 1 block/SM for
   doubles); below that, for K >= 256 and min(M, N) > 8, dmma_split_k: K slices (>= 128 deep) on
@@ -131,8 +131,16 @@ GEMV_MIN_STREAM = 2**18
 #: cuBLAS's 8-10: scripts/variants_s14/probe_small.py, H100; 1x91x397 and 13x5x282 on warp_tiled
 #: 22 and 17 us against cuBLAS's 7 and 10: benchmarks/random_shapes.py --seed 15); with a shorter K
 #: the launch is the time and the GEMV rungs run as fast as warp_tiled's one block (676x4x2,
-#: 2x9x21, 3x53x47: 5-7 us either way)
+#: 2x9x21, 3x53x47: 5-7 us either way). The 16-bit rules (:func:`_half_gemv`) keep this limit
 GEMV_MIN_K = 128
+#: ... and for float32 and float64 (:func:`_gemv`) from this K: warp_tiled's one block walks K in
+#: steps of 16, while a GEMV rung reads it in one pass of its K groups or lanes. H100, float32, x
+#: cuBLAS FP32, products of 5-8 us with K 16-127 and a small stream: from K 48 the GEMV rung won
+#: on 17 of 18 (3x1x81 0.71 -> 1.02, 1x165x66 0.80 -> 0.99, 2x5x121 1.11 -> 1.55), below 48 it
+#: lost on 10 of 26 by up to 20% (7x86x27 1.13 -> 0.93; scripts/gpu_s30e.sh, seeds 3007/3008);
+#: held out, 20 fresh shapes with K 48-127: 1.015 -> 1.324, lowest 0.61 -> 0.85, every one faster
+#: (scripts/gpu_s30f.sh, seed 3009). float64's model already picks the GEMV rungs there
+GEMV_SHORT_K = 48
 #: params by M rounded up to a power of two (gemv_xb), by N (gemv_ax): one chunk covers the rows
 #: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM.
 #: M = 1 and 4 take K groups (narrow blocks that fill the GPU without a split of K) where K is
@@ -300,9 +308,9 @@ def _gemv(M: int, N: int, K: int) -> "tuple[str, dict[str, int]] | None":
     >>> _gemv(676, 4, 2) is None
     True
     """
-    if M <= GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+    if M <= GEMV_MAX < N and (N * K >= GEMV_MIN_STREAM or K >= GEMV_SHORT_K):
         return "gemv_xb", _xb_params(_XB, _XB_ONE_GROUP, M, N, K)
-    if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+    if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_SHORT_K):
         return "gemv_ax", dict(_AX[1 << (N - 1).bit_length()])
     return None
 
@@ -884,7 +892,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     ('gemv_ax', {'nt': 8, 'rows': 4, 'unroll': 1})
     >>> recommend(4096, 4096, 4096, "float16")  # 16-bit inputs: half_pick
     ('wgmma_tma', {})
-    >>> recommend(1, 64, 64)  # 4096 elements of B: launch-bound, not a GEMV case
+    >>> recommend(1, 64, 40)  # 2560 elements of B, K under GEMV_SHORT_K: launch-bound, not a GEMV case
     ('warp_tiled', {'bm': 32, 'bn': 32, 'bk': 16, 'wm': 16, 'wn': 32, 'tm': 4, 'tn': 4, 'stages': 3, 'group_m': 8, 'min_blocks': 4})
     """
     modes = modes_for(check(precision, dtype), dtype, K)

@@ -31,15 +31,17 @@ def log_uniform(rs, lo, hi) -> int:
 
 
 def lowered_pick(M, N, K, T=16, dtype="float32") -> "tuple | None":
-    saved = heuristic.GEMV_MIN_K
-    heuristic.GEMV_MIN_K = T
+    # the limit _gemv reads: GEMV_SHORT_K once it shipped (thirtieth session), GEMV_MIN_K before
+    name = "GEMV_SHORT_K" if hasattr(heuristic, "GEMV_SHORT_K") else "GEMV_MIN_K"
+    saved = getattr(heuristic, name)
+    setattr(heuristic, name, T)
     dispatch.clear_cache()
     costmodel.clear_cache()
     try:
         c = dispatch.choose(M, N, K, dtype)
         return None if c.transposed is not None else (c.strategy, dict(c.params))
     finally:
-        heuristic.GEMV_MIN_K = saved
+        setattr(heuristic, name, saved)
         dispatch.clear_cache()
         costmodel.clear_cache()
 
