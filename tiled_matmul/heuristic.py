@@ -137,7 +137,7 @@ GEMV_MIN_K = 128
 #: steps of 16, while a GEMV rung reads it in one pass of its K groups or lanes. H100, float32, x
 #: cuBLAS FP32, products of 5-8 us with K 16-127 and a small stream: from K 48 the GEMV rung won
 #: on 17 of 18 (3x1x81 0.71 -> 1.02, 1x165x66 0.80 -> 0.99, 2x5x121 1.11 -> 1.55), below 48 it
-#: lost on 10 of 26 by up to 20% (7x86x27 1.13 -> 0.93; scripts/gpu_s30e.sh, seeds 3007/3008);
+#: lost on 11 of 26 by up to 18% (7x86x27 1.13 -> 0.93; scripts/gpu_s30e.sh, seeds 3007/3008);
 #: held out, 20 fresh shapes with K 48-127: 1.015 -> 1.324, lowest 0.61 -> 0.85, every one faster
 #: (scripts/gpu_s30f.sh, seed 3009). float64's model already picks the GEMV rungs there
 GEMV_SHORT_K = 48

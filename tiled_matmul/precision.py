@@ -48,7 +48,10 @@ TENSOR_CORES_ENV = "TILED_MATMUL_TENSOR_CORES"
 #: numerics suite, benchmarks/numerics_suite.py): tf32x3's componentwise error over cuBLAS FP32's
 #: is 7.9x at K = 1, 1.4-2.4x at K = 8, at most 1.92x at K = 16 and 1.32x at K = 100 (operands whose
 #: exponents spread over 2^+-40, where one product dominates each sum; <= 1.0x on the other data)
-#: and 1.03x at K = 1024. From 128 the 2x promise holds with room to spare.
+#: and 1.03x at K = 1024. From 128 the 2x promise holds with room to spare. Filled in on the same
+#: data (scripts/gpu_s30d.sh, 3 seeds, 512^2 and 2048^2): worst 2.53 at K = 16, 2.35 at 24, 1.98
+#: at 32, 1.96 at 64, 1.85 at 96, 1.53 at 127; and below 128 the tf32x3 picks ran slower than the
+#: FFMA ones (0.73-0.78x cuBLAS FP32 against 0.90-0.93 on 32 short-K shapes)
 TF32X3_MIN_K = 128
 
 
