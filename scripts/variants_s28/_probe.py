@@ -7,6 +7,29 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s20")
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s27"))
 
 
+def log_uniform(rs, lo, hi) -> int:
+    """An integer drawn log-uniformly in [lo, hi] by the numpy Generator `rs`."""
+    import math
+
+    return int(round(math.exp(rs.uniform(math.log(lo), math.log(hi)))))
+
+
+def choice_under(M: int, N: int, K: int, dtype: str, patch):
+    """dispatch.choose for the shape inside `patch` (a unittest.mock patcher: a module constant or an
+    environment variable changed for the call), the dispatch and cost-model caches cleared on both
+    sides so neither the patched nor the shipped picks leak into the other."""
+    from tiled_matmul import costmodel, dispatch
+
+    dispatch.clear_cache()
+    costmodel.clear_cache()
+    try:
+        with patch:
+            return dispatch.choose(M, N, K, dtype)
+    finally:
+        dispatch.clear_cache()
+        costmodel.clear_cache()
+
+
 def precompile(cache: str, kernels, dtype: str = "float32") -> int:
     """Compile each (strategy entry or name, config) of `kernels` for `dtype` into the cubin cache
     at `cache` (compile.cubin_cache_dir's layout), each once; returns how many."""

@@ -17,7 +17,6 @@ Every call checked first (tm.check on a NaN-poisoned C, normwise and per element
 of the product's bytes in the same rounds.
 """
 import argparse
-import math
 import os
 import sys
 
@@ -25,11 +24,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
 
+from _probe import log_uniform  # noqa: E402
+
 from tiled_matmul import dispatch  # noqa: E402
-
-def log_uniform(rs, lo, hi) -> int:
-    return int(round(math.exp(rs.uniform(math.log(lo), math.log(hi)))))
-
 
 #: class -> (fixed shapes, (M range, N range, K range))
 CLASSES = {

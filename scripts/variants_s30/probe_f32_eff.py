@@ -25,18 +25,17 @@ import json
 import math
 import os
 import sys
+from unittest import mock
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
 
+from _probe import choice_under, log_uniform  # noqa: E402
+
 from tiled_matmul import costmodel, dispatch  # noqa: E402
 
 RUNGS = dispatch.MODEL_TILES["float32"][1]
-
-
-def log_uniform(rs, lo, hi) -> int:
-    return int(round(math.exp(rs.uniform(math.log(lo), math.log(hi)))))
 
 
 def draw(seed: int, count: int) -> list:
@@ -115,20 +114,8 @@ def train(shapes, db: str, out: str) -> None:
 
 def after_pick(M, N, K, db: str) -> tuple:
     """auto's pick with `db` as the user database (its efficiencies over the shipped ones)."""
-    old = os.environ.get("TILED_MATMUL_TUNE_DB")
-    os.environ["TILED_MATMUL_TUNE_DB"] = db
-    dispatch.clear_cache()
-    costmodel.clear_cache()
-    try:
-        c = dispatch.choose(M, N, K, "float32")
-        return c.strategy, dict(c.params)
-    finally:
-        if old is None:
-            os.environ.pop("TILED_MATMUL_TUNE_DB", None)
-        else:
-            os.environ["TILED_MATMUL_TUNE_DB"] = old
-        dispatch.clear_cache()
-        costmodel.clear_cache()
+    c = choice_under(M, N, K, "float32", mock.patch.dict(os.environ, {"TILED_MATMUL_TUNE_DB": db}))
+    return c.strategy, dict(c.params)
 
 
 def main() -> None:

@@ -13,37 +13,28 @@ Every call checked first (tm.check on a NaN-poisoned C, normwise and per element
 FP32); 3 alternating rounds, CUDA events after warm-up, L2 flushed, medians.
 """
 import argparse
-import math
 import os
 import sys
+from unittest import mock
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
 
-from tiled_matmul import costmodel, dispatch, heuristic  # noqa: E402
+from _probe import choice_under, log_uniform  # noqa: E402
+
+from tiled_matmul import dispatch, heuristic  # noqa: E402
 
 FIXED = [(3, 1, 81), (1, 165, 66)]
 
 
-def log_uniform(rs, lo, hi) -> int:
-    return int(round(math.exp(rs.uniform(math.log(lo), math.log(hi)))))
-
-
 def lowered_pick(M, N, K, T=16, dtype="float32") -> "tuple | None":
+    """auto's (strategy, params) with _gemv's K limit at T, or None where it runs the shape
+    transposed."""
     # the limit _gemv reads: GEMV_SHORT_K once it shipped (thirtieth session), GEMV_MIN_K before
     name = "GEMV_SHORT_K" if hasattr(heuristic, "GEMV_SHORT_K") else "GEMV_MIN_K"
-    saved = getattr(heuristic, name)
-    setattr(heuristic, name, T)
-    dispatch.clear_cache()
-    costmodel.clear_cache()
-    try:
-        c = dispatch.choose(M, N, K, dtype)
-        return None if c.transposed is not None else (c.strategy, dict(c.params))
-    finally:
-        setattr(heuristic, name, saved)
-        dispatch.clear_cache()
-        costmodel.clear_cache()
+    c = choice_under(M, N, K, dtype, mock.patch.object(heuristic, name, T))
+    return None if c.transposed is not None else (c.strategy, dict(c.params))
 
 
 def draw(seed, count, dtype="float32", T=16, fixed=True) -> list:

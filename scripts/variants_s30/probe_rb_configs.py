@@ -14,7 +14,6 @@ Every call checked first (tm.check on a NaN-poisoned C, normwise and per element
 FP32); 3 alternating rounds, CUDA events after warm-up, L2 flushed, medians.
 """
 import argparse
-import math
 import os
 import sys
 
@@ -22,14 +21,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
 
+from _probe import log_uniform  # noqa: E402
+
 from tiled_matmul import costmodel, dispatch  # noqa: E402
 
 #: class -> (fixed shapes, K range, precision request)
 CLASSES = {"short_k": ([(527, 7279, 66)], (8, 127), "auto"), "ieee": ([], (128, 8192), "ieee")}
-
-
-def log_uniform(rs, lo, hi) -> int:
-    return int(round(math.exp(rs.uniform(math.log(lo), math.log(hi)))))
 
 
 def rb_model(M, N, K, precision) -> dict:

@@ -16,13 +16,15 @@ choice; _probe.auto_against: every call tm.check'ed first, 3 alternating rounds)
     (--compile-only CACHE_DIR: fill a cubin cache without a GPU)
 """
 import argparse
-import math
 import os
 import sys
+from unittest import mock
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
+
+from _probe import choice_under, log_uniform  # noqa: E402
 
 import tiled_matmul as tm  # noqa: E402
 from tiled_matmul import dispatch  # noqa: E402
@@ -31,26 +33,13 @@ KS = (16, 24, 32, 48, 64, 96, 127)
 SIDES = (512, 2048)
 
 
-def log_uniform(rs, lo, hi) -> int:
-    return int(round(math.exp(rs.uniform(math.log(lo), math.log(hi)))))
-
-
 def lowered_pick(M, N, K, T=16) -> "tuple | None":
     """auto's (strategy, params) with precision.TF32X3_MIN_K at T (the only reader of the
     threshold is precision.modes_for), or None where it runs the shape transposed."""
-    from tiled_matmul import costmodel, precision
+    from tiled_matmul import precision
 
-    saved = precision.TF32X3_MIN_K
-    precision.TF32X3_MIN_K = T
-    dispatch.clear_cache()
-    costmodel.clear_cache()
-    try:
-        c = dispatch.choose(M, N, K, "float32")
-        return None if c.transposed is not None else (c.strategy, dict(c.params))
-    finally:
-        precision.TF32X3_MIN_K = saved
-        dispatch.clear_cache()
-        costmodel.clear_cache()
+    c = choice_under(M, N, K, "float32", mock.patch.object(precision, "TF32X3_MIN_K", T))
+    return None if c.transposed is not None else (c.strategy, dict(c.params))
 
 
 def draw(seed, count) -> list:
