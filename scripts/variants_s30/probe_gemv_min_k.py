@@ -5,7 +5,7 @@ against 5.1 us, 1x165x66 7.1 against 5.7). The limit was set where "the launch i
 2-47. Per shape: auto, and auto's pick with GEMV_MIN_K lowered to 16 in the process ("gemv").
 
     PYTHONPATH=. python3 scripts/variants_s30/probe_gemv_min_k.py --seed 3007 --count 20
-    PYTHONPATH=. python3 scripts/variants_s30/probe_gemv_min_k.py --seed 3009 --count 20 --limit 48 --no-fixed   # held out
+    PYTHONPATH=. python3 scripts/variants_s30/probe_gemv_min_k.py --seed 3009 --count 20 --limit 48 --no-fixed   # held out (before GEMV_SHORT_K shipped)
     PYTHONPATH=. python3 scripts/variants_s30/probe_gemv_min_k.py --dtype float64 --seed 3010 --count 20
     (--compile-only CACHE_DIR: fill a cubin cache without a GPU)
 
@@ -61,6 +61,9 @@ def main() -> None:
     ap.add_argument("--no-fixed", action="store_true")
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
     args = ap.parse_args()
+    shipped = getattr(heuristic, "GEMV_SHORT_K", heuristic.GEMV_MIN_K)
+    if args.limit >= shipped:  # no shape's pick would move: draw would never return
+        raise SystemExit(f"--limit {args.limit} moves no pick: the shipped limit is {shipped}")
     shapes = draw(args.seed, args.count, args.dtype, args.limit, not args.no_fixed)
     picks = {s: lowered_pick(*s, args.limit, args.dtype) for s in shapes}
     pick = lambda M, N, K: {"gemv": picks[(M, N, K)]}  # noqa: E731
