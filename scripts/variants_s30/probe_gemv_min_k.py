@@ -31,20 +31,25 @@ FIXED = [(3, 1, 81), (1, 165, 66)]
 def lowered_pick(M, N, K, T=16, dtype="float32") -> "tuple | None":
     """auto's (strategy, params) with _gemv's K limit at T, or None where it runs the shape
     transposed."""
-    # the limit _gemv reads: GEMV_SHORT_K once it shipped (thirtieth session), GEMV_MIN_K before
-    name = "GEMV_SHORT_K" if hasattr(heuristic, "GEMV_SHORT_K") else "GEMV_MIN_K"
-    c = choice_under(M, N, K, dtype, mock.patch.object(heuristic, name, T))
+    # the limit _gemv reads: GEMV_SHORT_K once it shipped (thirtieth session), GEMV_MIN_K before;
+    # _half_gemv (float16, bfloat16) reads GEMV_MIN_K for x·B, and for A·x GEMV_MIN_K before the
+    # thirty-first session, GEMV_SHORT_K since: both lowered
+    if dtype in ("float16", "bfloat16"):
+        patch = mock.patch.multiple(heuristic, GEMV_MIN_K=T, GEMV_SHORT_K=T)
+    else:
+        patch = mock.patch.object(heuristic, "GEMV_SHORT_K" if hasattr(heuristic, "GEMV_SHORT_K") else "GEMV_MIN_K", T)
+    c = choice_under(M, N, K, dtype, patch)
     return None if c.transposed is not None else (c.strategy, dict(c.params))
 
 
-def draw(seed, count, dtype="float32", T=16, fixed=True) -> list:
-    """FIXED (unless not `fixed`), then x·B and A·x in turn: thin side 1-8, wide side 1-3000, K
-    16-127 log-uniform, whose pick moves with the limit lowered to T."""
+def draw(seed, count, dtype="float32", T=16, fixed=True, ax_only=False) -> list:
+    """FIXED (unless not `fixed`), then x·B and A·x in turn (A·x only with `ax_only`): thin side
+    1-8, wide side 1-3000, K 16-127 log-uniform, whose pick moves with the limit lowered to T."""
     rs = np.random.default_rng(seed)
     out = list(FIXED) if fixed else []
     while len(out) < (len(FIXED) if fixed else 0) + count:
         thin, wide, K = int(rs.integers(1, 9)), log_uniform(rs, 1, 3000), log_uniform(rs, 16, 127)
-        M, N = (wide, thin) if len(out) % 2 else (thin, wide)
+        M, N = (wide, thin) if len(out) % 2 or ax_only else (thin, wide)
         c = dispatch.choose(M, N, K, dtype)
         low = lowered_pick(M, N, K, T, dtype)
         if c.transposed is None and low is not None and low != (c.strategy, dict(c.params)):

@@ -1,0 +1,38 @@
+"""What the thirty-first session's 16-bit probes share: rows timed through tiled_matmul.measure
+(each validated first on its own input sets: NaN-poisoned C, float64 reference), in alternating
+rounds beside cuBLAS (float16 with FP32 compute; bfloat16 through measure.bf16_cublas's library)."""
+import math
+import statistics
+
+PLAN = dict(repeat=7, budget_s=1.0)
+
+
+def timed_rows(rows: dict, flush, rounds: int = 3) -> "dict | None":
+    """rows: label -> (measure.Row, sets), "cublas" among them. Validates each, times them in
+    `rounds` alternating rounds; returns label -> (median µs, median of the rounds' cuBLAS/row
+    ratios), a row that failed or could not run as (None, message)."""
+    from tiled_matmul.measure import time_validated, validate
+
+    val = {k: validate(r, s) for k, (r, s) in rows.items()}
+    times = {k: [] for k in rows if val[k].rejected is None}
+    for _ in range(rounds):
+        for k in times:
+            times[k].append(time_validated(rows[k][0], val[k], rows[k][1], flush, **PLAN))
+    out = {k: (None, val[k].rejected.message) for k in rows if val[k].rejected is not None}
+    cub = times.get("cublas")
+    for k, ts in times.items():
+        if not all(t.ok for t in ts):
+            out[k] = (None, ts[0].message)
+            continue
+        us = statistics.median(t.median_ms for t in ts) * 1e3
+        ratio = statistics.median(c.median_ms / t.median_ms for c, t in zip(cub, ts)) if cub else float("nan")
+        out[k] = (us, ratio)
+    return out
+
+
+def geomeans(logs: dict) -> None:
+    """Print each label's geometric mean (and lowest) of the ratios in logs[label]."""
+    for k, v in logs.items():
+        if v:
+            print(f"{k}: geometric mean {math.exp(sum(map(math.log, v)) / len(v)):.3f}× cuBLAS, lowest {min(v):.2f}"
+                  f" ({len(v)} shapes)")
