@@ -398,13 +398,17 @@ def test_heuristic_leaves_other_shapes_alone(shape):
                                         (2, 5, "gemv_ax"), (51, 1, "gemv_ax"), (1664, 7, "gemv_ax")])
 def test_heuristic_gemv_from_the_short_k_limit(M, N, rung):
     """A small stream takes a GEMV rung from K = GEMV_SHORT_K (warp_tiled's one block walks K in
-    steps of 16 below it: scripts/gpu_s30e.sh); the 16-bit rules keep GEMV_MIN_K."""
+    steps of 16 below it: scripts/gpu_s30e.sh). In 16 bits A·x does too (scripts/gpu_s31a.sh,
+    gpu_s31b.sh), and x·B from GEMV_MIN_K (gemv_xb_half lost below it)."""
     K = heuristic.GEMV_SHORT_K
     assert max(M, N) * K < heuristic.GEMV_MIN_STREAM  # the K rule, not the stream's size, decides
     assert recommend(M, N, K, tma=False)[0] == rung
     assert recommend(M, N, K, dtype="float64")[0] == rung
     assert recommend(M, N, K - 1, tma=False)[0] == "warp_tiled"
-    assert recommend(M, N, K, "float16")[0] not in ("gemv_xb_half", "gemv_ax_half", "gemv_ax_mma")
+    half = {"gemv_ax": ("gemv_ax_half", "gemv_ax_mma"), "gemv_xb": ()}[rung]
+    for dtype in ("float16", "bfloat16"):
+        assert (recommend(M, N, K, dtype)[0] in half) == bool(half)
+        assert recommend(M, N, K - 1, dtype)[0] not in ("gemv_xb_half", "gemv_ax_half", "gemv_ax_mma")
 
 
 @pytest.mark.parametrize(

@@ -82,6 +82,9 @@ def test_auto_takes_them_for_plain_skinny_products(dtype, rng):
                              (4, 8192, 8192, "gemv_xb_half"), (1, 96, 397, "gemv_xb_half"), (3, 1000, 200, "gemv_xb_half"),
                              (8192, 1, 8192, "gemv_ax_half"), (8192, 2, 8192, "gemv_ax_half"), (29, 1, 1810, "gemv_ax_half"),
                              (8, 2, 4096, "gemv_ax_half"),
+                             # a small A from K = GEMV_SHORT_K (48), odd rows of A among them
+                             (271, 1, 92, "gemv_ax_half"), (125, 7, 117, "gemv_ax_mma"), (8, 4, 48, "gemv_ax_mma"),
+                             (1699, 6, 49, "gemv_ax_mma"),
                              # rows of B not 16-byte aligned (an LM head over 50257 columns): the element path
                              (1, 50257, 4096, "gemv_xb_half"), (2, 4097, 1000, "gemv_xb_half")], rng)
     # a float32 C is not for them: auto gives the call to a tensor-core rung

@@ -131,7 +131,9 @@ GEMV_MIN_STREAM = 2**18
 #: cuBLAS's 8-10: scripts/variants_s14/probe_small.py, H100; 1x91x397 and 13x5x282 on warp_tiled
 #: 22 and 17 us against cuBLAS's 7 and 10: benchmarks/random_shapes.py --seed 15); with a shorter K
 #: the launch is the time and the GEMV rungs run as fast as warp_tiled's one block (676x4x2,
-#: 2x9x21, 3x53x47: 5-7 us either way). The 16-bit rules (:func:`_half_gemv`) keep this limit
+#: 2x9x21, 3x53x47: 5-7 us either way). 16-bit x·B (:func:`_half_gemv`) keeps this limit: below it
+#: gemv_xb_half lost to mma_half's 32 x 32 tile on 4 of 6 (2x1633x34 1.11 -> 0.74x cuBLAS,
+#: scripts/gpu_s31a.sh)
 GEMV_MIN_K = 128
 #: ... and for float32 and float64 (:func:`_gemv`) from this K: warp_tiled's one block walks K in
 #: steps of 16, while a GEMV rung reads it in one pass of its K groups or lanes. H100, float32, x
@@ -139,7 +141,11 @@ GEMV_MIN_K = 128
 #: on 17 of 18 (3x1x81 0.71 -> 1.02, 1x165x66 0.80 -> 0.99, 2x5x121 1.11 -> 1.55), below 48 it
 #: lost on 11 of 26 by up to 18% (7x86x27 1.13 -> 0.93; scripts/gpu_s30e.sh, seeds 3007/3008);
 #: held out, 20 fresh shapes with K 48-127: 1.015 -> 1.324, lowest 0.61 -> 0.85, every one faster
-#: (scripts/gpu_s30f.sh, seed 3009). float64's model already picks the GEMV rungs there
+#: (scripts/gpu_s30f.sh, seed 3009). float64's model already picks the GEMV rungs there. 16-bit
+#: A·x too (gemv_ax_half, gemv_ax_mma against mma_half's 32 x 32 tile): from K 48 faster on all 8 of
+#: seed 3101 in float16 and bfloat16 (125x7x117 0.75 -> 1.04, 1x2x75 0.76 -> 0.96), below 48 mixed
+#: (faster at K 39-44, up to 5% slower at K 29-32; scripts/gpu_s31a.sh); held out on 32 fresh A·x (gpu_s31b.sh, seeds 3105/3106):
+#: float16 0.926 -> 1.080, bfloat16 1.137 -> 1.330, lowest 0.60 -> 0.86, 29 faster, 3 by 2-5% slower
 GEMV_SHORT_K = 48
 #: params by M rounded up to a power of two (gemv_xb), by N (gemv_ax): one chunk covers the rows
 #: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM.
@@ -642,7 +648,7 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
     path, for M <= HALF_GEMV_ELEM_MAX only: 5x257x40000 on the 8-row tile ran 8x slower than the
     split);
     gemv_ax_half's for a plain A·x (N < HALF_AX_MMA_MIN, A of at least GEMV_MIN_STREAM elements or
-    K >= GEMV_MIN_K; rows of A aligned or not), gemv_ax_mma's from N = HALF_AX_MMA_MIN to GEMV_MAX
+    K >= GEMV_SHORT_K; rows of A aligned or not), gemv_ax_mma's from N = HALF_AX_MMA_MIN to GEMV_MAX
     (the same size rule; :func:`_ax_mma_params` for a GPU of `sms` SMs), and for a small A·x of up to
     AX_MMA_WIDE_MAX columns (fewer than A's rows; A of at most AX_MMA_WIDE_MAX_BYTES; K >= GEMV_MIN_K);
     else None.
@@ -665,7 +671,7 @@ def _half_gemv(M: int, N: int, K: int, sms: int) -> "tuple[str, dict[str, int]] 
             return "gemv_xb_half", _xb_params(_XB_HALF, _XB_HALF_ONE_GROUP, M, N, K)
         if M <= HALF_GEMV_ELEM_MAX:
             return "gemv_xb_half", dict(_XB_HALF_ELEM)
-    if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_MIN_K):
+    if N <= GEMV_MAX and (M * K >= GEMV_MIN_STREAM or K >= GEMV_SHORT_K):
         if N >= HALF_AX_MMA_MIN:
             return "gemv_ax_mma", _ax_mma_params(M, N, K, sms)
         return "gemv_ax_half", dict(_AX_HALF[N])
