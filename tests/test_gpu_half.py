@@ -119,6 +119,15 @@ def test_auto_runs_half_products(dtype, rng):
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
+def test_auto_takes_tma_for_a_large_unaligned_c_from_the_pad_limit(dtype, rng):
+    """C's rows not 16-byte aligned, K short: wgmma_tma (A and B copied to padded rows, C through its
+    shared-memory tile) from K = HALF_TMA_PAD_MIN_K on a C of HALF_TMA_PAD_FILL waves; mma_half below."""
+    K = heuristic.HALF_TMA_PAD_MIN_K
+    check_auto_picks(dtype, [(1300, 1700, K, "wgmma_tma"), (1301, 1699, K + 59, "wgmma_tma"),
+                             (1300, 1700, K - 1, "mma_half")], rng)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("name", HALF)
 def test_out_dtype_float32(name, dtype, rng):
     import cupy as cp

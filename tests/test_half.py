@@ -89,6 +89,12 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(1265, 51, 137, "float16", 132) == ("gemv_ax_mma", heuristic._AX_MMA_WIDE)  # small A·x
     assert heuristic.half_pick(51, 1265, 137, "float16", 132)[0] == "mma_half"  # C padded, short K
     assert heuristic.half_pick(12399, 18, 89, "bfloat16", 132)[0] == "mma_half"  # ... even over half a wave
+    # ... but TMA for a C of HALF_TMA_PAD_FILL waves' area from K = HALF_TMA_PAD_MIN_K
+    K = heuristic.HALF_TMA_PAD_MIN_K
+    assert heuristic.half_pick(1300, 1700, K, "float16", 132) == ("wgmma_tma", {})
+    assert heuristic.half_pick(16328, 1673, 187, "bfloat16", 132) == ("wgmma_tma", {})
+    assert heuristic.half_pick(1300, 1700, K - 1, "float16", 132) == ("mma_half", {})
+    assert heuristic.half_pick(12399, 18, 200, "float16", 132)[0] == "mma_half"  # 7% of its tiles' area
     # no padding, but a short K on few tiles: the 32 x 32 tile, not TMA's fixed part
     assert heuristic.half_pick(56, 1265, 137, "float16", 132) == ("mma_half", heuristic._HALF_TINY)
     assert heuristic.half_pick(16, 664, 4, "bfloat16", 132) == ("mma_half", heuristic._HALF_TINY)

@@ -528,6 +528,19 @@ _HALF_TMA_NARROW = dict(bm=128, bn=128, stages=5)
 #: back) and K is shorter than this: the copies are the time there (12399x18x89 20.1-20.8 us on
 #: either wgmma_tma tile against mma_half's 10.2, 1265x51x137 15.0 against 13.6)
 HALF_TMA_MIN_K = 256
+#: ... unless K is at least HALF_TMA_PAD_MIN_K and C holds at least HALF_TMA_PAD_FILL waves of 128 x
+#: 256 tiles' area (elements, not tiles: 12399 x 18 spans 194 tiles with 7% of their area): wgmma_tma
+#: copies only A and B (C's unaligned rows go out through its shared-memory C tile), and mma_half's
+#: loop runs at half wgmma_tma's (on padded operands, copies untimed: 16328x1673x187 78 against 32
+#: us, scripts/gpu_s31b.sh). With the copies and the row-by-row stores, on the H100 (float16, x
+#: cuBLAS, gpu_s31d.sh, seed 3107 and 12 earlier draws) wgmma_tma beat mma_half's default from K
+#: 128 on 5 of 6 (16328x1673x187 0.87 -> 1.35, 6836x6530x187 0.84 -> 1.33; 820x4308x163 0.85 ->
+#: 0.78) and lost on all 14 below (the copies' launches and the stores: 1187x5447x4 0.84 -> 0.50).
+#: Held out on 20 fresh draws with K 128-255 (gpu_s31e.sh, seeds 3109/3110): float16 0.809 -> 0.937,
+#: bfloat16 0.836 -> 1.074, 17 faster (14349x4261x238 0.84 -> 1.54), 6561x625x189 0.82 -> 0.59 and
+#: 3281x1117x158 0.84 -> 0.80 slower: B's narrow rows leave 128 x 256 tiles part empty
+HALF_TMA_PAD_MIN_K = 128
+HALF_TMA_PAD_FILL = 0.5
 #: wgmma_tma_split_k (its 128 x 128 tile) instead of mma_half_split_k where TMA reads the operands
 #: (rows padded by a copy where needed) and :func:`_tma_split_count` cuts at least 2 slices: as
 #: many as keep tiles x slices within one CTA per SM, each at least TMA_SPLIT_MIN_SLICE deep, up to
@@ -782,7 +795,11 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
         # product's own traffic (4x50257x4096: wgmma_tma 0.18x cuBLAS, the split 0.63)
         return "mma_half_split_k", (_half_split(M, N, K, sms) if cdiv(M, 64) * cdiv(N, 64) < sms
                                     else {"split_k": 2})
-    tma = plain and tma_entry is not None and tma_entry.supports(dt) and not (N % 8 and K < HALF_TMA_MIN_K)
+    # C's unaligned rows with a short K stay off TMA, but for a large C with K of at least
+    # HALF_TMA_PAD_MIN_K (see there)
+    big_c = K >= HALF_TMA_PAD_MIN_K and M * N >= HALF_TMA_PAD_FILL * sms * 128 * 256
+    tma = (plain and tma_entry is not None and tma_entry.supports(dt)
+           and (big_c or not (N % 8 and K < HALF_TMA_MIN_K)))
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         if K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128:
             return "wgmma_tma", dict(_HALF_TMA_CLUSTER)

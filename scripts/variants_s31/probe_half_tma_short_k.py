@@ -11,6 +11,7 @@ unaligned rows itself; only A and B are copied into padded rows). Here the full 
 
     PYTHONPATH=. python3 scripts/variants_s31/probe_half_tma_short_k.py --dtype float16 --seed 3107 --count 8 --fixed
     PYTHONPATH=. python3 scripts/variants_s31/probe_half_tma_short_k.py --dtype bfloat16 --seed 3108 --count 8
+    PYTHONPATH=. python3 scripts/variants_s31/probe_half_tma_short_k.py --dtype float16 --seed 3109 --count 10 --held-out
     (--compile-only CACHE_DIR: fill a cubin cache without a GPU)
 
 Rows validated first (NaN-poisoned C, float64 reference); 3 alternating rounds, L2 flushed, medians.
@@ -34,7 +35,10 @@ FIXED = [(16328, 1673, 187), (669, 6953, 206), (532, 12461, 35), (12778, 4500, 4
          (1281, 1652, 209), (820, 4308, 163), (6836, 6530, 187), (5283, 1532, 6), (4709, 2254, 21),
          (5439, 4229, 5), (2557, 2706, 12)]
 SMS = 132
-VARIANTS = {"tma": {}, "tma_s": dict(heuristic._HALF_TMA_SMALL), "tma_n": dict(heuristic._HALF_TMA_NARROW)}
+VARIANTS = {"tma": ("wgmma_tma", {}), "tma_s": ("wgmma_tma", dict(heuristic._HALF_TMA_SMALL)),
+            "tma_n": ("wgmma_tma", dict(heuristic._HALF_TMA_NARROW))}
+#: --held-out: the rule's shapes (big class, K HALF_TMA_PAD_MIN_K-255) against the pick before it
+HELD_OUT = {"old": ("mma_half", {})}
 
 
 def klass(M, N):
@@ -45,14 +49,14 @@ def klass(M, N):
     return None
 
 
-def draw(seed, count, fixed):
-    """`count` shapes per class (M, N 300-16384 and K 4-255 log-uniform, N % 8 != 0, at most 40
-    GFLOP), after FIXED where `fixed`."""
+def draw(seed, count, fixed, k_lo=4, classes=("big", "mid")):
+    """`count` shapes per class of `classes` (M, N 300-16384 and K k_lo-255 log-uniform, N % 8 !=
+    0, at most 40 GFLOP), after FIXED where `fixed`."""
     rs = np.random.default_rng(seed)
     out = list(FIXED) if fixed else []
-    need = {"big": count, "mid": count}
+    need = {"big": 0, "mid": 0, **{c: count for c in classes}}
     while any(need.values()):
-        M, N, K = log_uniform(rs, 300, 16384), log_uniform(rs, 300, 16384), log_uniform(rs, 4, 255)
+        M, N, K = log_uniform(rs, 300, 16384), log_uniform(rs, 300, 16384), log_uniform(rs, k_lo, 255)
         k = klass(M, N)
         if N % 8 and k and need[k] and 2 * M * N * K <= 40e9:
             need[k] -= 1
@@ -66,13 +70,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3107)
     ap.add_argument("--count", type=int, default=8)
     ap.add_argument("--fixed", action="store_true")
+    ap.add_argument("--held-out", action="store_true",
+                    help="big class, K from heuristic.HALF_TMA_PAD_MIN_K: auto against mma_half's default (the old pick)")
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
     args = ap.parse_args()
-    shapes = draw(args.seed, args.count, args.fixed)
+    variants = HELD_OUT if args.held_out else VARIANTS
+    shapes = (draw(args.seed, args.count, False, heuristic.HALF_TMA_PAD_MIN_K, ("big",)) if args.held_out
+              else draw(args.seed, args.count, args.fixed))
     if args.compile_only:
         from _probe import precompile_shapes
 
-        print(precompile_shapes(args.compile_only, shapes, lambda M, N, K: {k: ("wgmma_tma", p) for k, p in VARIANTS.items()},
+        print(precompile_shapes(args.compile_only, shapes, lambda M, N, K: variants,
                                 args.dtype), "kernels;", shapes)
         return
     import tiled_matmul as tm
@@ -83,15 +91,15 @@ def main() -> None:
 
     flush = L2Flusher()
     logs: dict = {}
-    labels = ["auto", *VARIANTS]
+    labels = ["auto", *variants]
     print(f"{args.dtype}, seed {args.seed}")
     print("| shape | class | cuBLAS µs | " + " | ".join(labels) + " | auto's pick |")
     print("|---|---|---:|" + "---:|" * len(labels) + "---|")
     for M, N, K in shapes:
         sets = make_inputs((M, N, K), args.dtype)
         rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets)}
-        for k, p in VARIANTS.items():
-            rows[k] = (Row("probe", "wgmma_tma", lambda a, b, c, p=p: tm.matmul(a, b, out=c, strategy="wgmma_tma", **p)), sets)
+        for k, (name, p) in variants.items():
+            rows[k] = (Row("probe", name, lambda a, b, c, name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **p)), sets)
         res = timed_rows(rows, flush)
         cls = klass(M, N)
         cells = []
