@@ -199,7 +199,9 @@ def test_runs_on_the_current_stream(name):
 
 
 @pytest.mark.parametrize("name", NAME)
-def test_c_off_16_bytes_takes_register_stores(name):
+def test_c_off_16_bytes_is_stored_row_by_row(name):
+    """A C that TMA cannot store goes out of the shared-memory C tile row by row: the same bits as
+    the TMA-store epilogue, nothing written before C."""
     import cupy as cp
 
     from tiled_matmul.strategies.wgmma_tma import tma_matmul
