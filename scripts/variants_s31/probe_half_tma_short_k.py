@@ -12,6 +12,7 @@ unaligned rows itself; only A and B are copied into padded rows). Here the full 
     PYTHONPATH=. python3 scripts/variants_s31/probe_half_tma_short_k.py --dtype float16 --seed 3107 --count 8 --fixed
     PYTHONPATH=. python3 scripts/variants_s31/probe_half_tma_short_k.py --dtype bfloat16 --seed 3108 --count 8
     PYTHONPATH=. python3 scripts/variants_s31/probe_half_tma_short_k.py --dtype float16 --seed 3109 --count 10 --held-out
+    PYTHONPATH=. python3 scripts/variants_s31/probe_half_tma_short_k.py --dtype float16 --seed 3111 --count 12 --narrow
     (--compile-only CACHE_DIR: fill a cubin cache without a GPU)
 
 Rows validated first (NaN-poisoned C, float64 reference); 3 alternating rounds, L2 flushed, medians.
@@ -49,14 +50,14 @@ def klass(M, N):
     return None
 
 
-def draw(seed, count, fixed, k_lo=4, classes=("big", "mid")):
-    """`count` shapes per class of `classes` (M, N 300-16384 and K k_lo-255 log-uniform, N % 8 !=
-    0, at most 40 GFLOP), after FIXED where `fixed`."""
+def draw(seed, count, fixed, k_lo=4, classes=("big", "mid"), n_hi=16384):
+    """`count` shapes per class of `classes` (M 300-16384, N 300-n_hi and K k_lo-255 log-uniform,
+    N % 8 != 0, at most 40 GFLOP), after FIXED where `fixed`."""
     rs = np.random.default_rng(seed)
     out = list(FIXED) if fixed else []
     need = {"big": 0, "mid": 0, **{c: count for c in classes}}
     while any(need.values()):
-        M, N, K = log_uniform(rs, 300, 16384), log_uniform(rs, 300, 16384), log_uniform(rs, k_lo, 255)
+        M, N, K = log_uniform(rs, 300, 16384), log_uniform(rs, 300, n_hi), log_uniform(rs, k_lo, 255)
         k = klass(M, N)
         if N % 8 and k and need[k] and 2 * M * N * K <= 40e9:
             need[k] -= 1
@@ -72,11 +73,15 @@ def main() -> None:
     ap.add_argument("--fixed", action="store_true")
     ap.add_argument("--held-out", action="store_true",
                     help="big class, K from heuristic.HALF_TMA_PAD_MIN_K: auto against mma_half's default (the old pick)")
+    ap.add_argument("--narrow", action="store_true",
+                    help="the rule's shapes with N 300-1500: its tile against 128 x 64, 128 x 128 and the old pick")
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
     args = ap.parse_args()
-    variants = HELD_OUT if args.held_out else VARIANTS
-    shapes = (draw(args.seed, args.count, False, heuristic.HALF_TMA_PAD_MIN_K, ("big",)) if args.held_out
-              else draw(args.seed, args.count, args.fixed))
+    variants = HELD_OUT if args.held_out else {**VARIANTS, **HELD_OUT} if args.narrow else VARIANTS
+    if args.held_out or args.narrow:
+        shapes = draw(args.seed, args.count, False, heuristic.HALF_TMA_PAD_MIN_K, ("big",), 1500 if args.narrow else 16384)
+    else:
+        shapes = draw(args.seed, args.count, args.fixed)
     if args.compile_only:
         from _probe import precompile_shapes
 
