@@ -144,8 +144,9 @@ GEMV_MIN_K = 128
 #: (scripts/gpu_s30f.sh, seed 3009). float64's model already picks the GEMV rungs there. 16-bit
 #: A·x too (gemv_ax_half, gemv_ax_mma against mma_half's 32 x 32 tile): from K 48 faster on all 8 of
 #: seed 3101 in float16 and bfloat16 (125x7x117 0.75 -> 1.04, 1x2x75 0.76 -> 0.96), below 48 mixed
-#: (faster at K 39-44, up to 5% slower at K 29-32; scripts/gpu_s31a.sh); held out on 32 fresh A·x (gpu_s31b.sh, seeds 3105/3106):
-#: float16 0.926 -> 1.080, bfloat16 1.137 -> 1.330, lowest 0.60 -> 0.86, 29 faster, 3 by 2-5% slower
+#: (faster at K 39-44, up to 5% slower at K 29-32; scripts/gpu_s31a.sh); held out on 32 fresh A·x
+#: (gpu_s31b.sh, seeds 3105/3106): float16 0.926 -> 1.080, bfloat16 1.137 -> 1.330, lowest 0.60 ->
+#: 0.86, 29 faster, 3 by 2-5% slower
 GEMV_SHORT_K = 48
 #: params by M rounded up to a power of two (gemv_xb), by N (gemv_ax): one chunk covers the rows
 #: or columns, so the big operand is streamed once; mt=8 takes a shorter unroll to fit 2 blocks/SM.
