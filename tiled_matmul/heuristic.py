@@ -525,9 +525,11 @@ HALF_SPLIT_MIN_SLICE = 128
 #: against 279 (cuBLAS 123), 4124x291x485 34 against 42, 512x512x384 8.2 against 9.3,
 #: 300x300x256 11.9 against 16.1
 _HALF_TMA_NARROW = dict(bm=128, bn=128, stages=5)
-#: ... but not where C's rows need padding (N not a multiple of 8: C is written padded and copied
-#: back) and K is shorter than this: the copies are the time there (12399x18x89 20.1-20.8 us on
-#: either wgmma_tma tile against mma_half's 10.2, 1265x51x137 15.0 against 13.6)
+#: ... but not where C's rows are not 16-byte aligned (N not a multiple of 8: no TMA stores; A and B
+#: are copied into padded rows) and K is shorter than this: the copies and the stores were the time
+#: there (12399x18x89 20.1-20.8 us on either wgmma_tma tile against mma_half's 10.2, 1265x51x137
+#: 15.0 against 13.6; measured when C went out from the accumulators, before the row copy of the
+#: thirty-first session)
 HALF_TMA_MIN_K = 256
 #: ... unless K is at least HALF_TMA_PAD_MIN_K and C holds at least HALF_TMA_PAD_FILL waves of 128 x
 #: 256 tiles' area (elements, not tiles: 12399 x 18 spans 194 tiles with 7% of their area): wgmma_tma
