@@ -74,12 +74,13 @@ def main() -> None:
     ap.add_argument("--held-out", action="store_true",
                     help="big class, K from heuristic.HALF_TMA_PAD_MIN_K: auto against mma_half's default (the old pick)")
     ap.add_argument("--narrow", action="store_true",
-                    help="the rule's shapes with N 300-1500: its tile against 128 x 64, 128 x 128 and the old pick")
+                    help="the rule's shapes with N 300 to --n-hi: its tile against 128 x 64, 128 x 128 and the old pick")
+    ap.add_argument("--n-hi", type=int, default=1500, help="with --narrow: the widest N drawn")
     ap.add_argument("--compile-only", metavar="CACHE_DIR")
     args = ap.parse_args()
     variants = HELD_OUT if args.held_out else {**VARIANTS, **HELD_OUT} if args.narrow else VARIANTS
     if args.held_out or args.narrow:
-        shapes = draw(args.seed, args.count, False, heuristic.HALF_TMA_PAD_MIN_K, ("big",), 1500 if args.narrow else 16384)
+        shapes = draw(args.seed, args.count, False, heuristic.HALF_TMA_PAD_MIN_K, ("big",), args.n_hi if args.narrow else 16384)
     else:
         shapes = draw(args.seed, args.count, args.fixed)
     if args.compile_only:
