@@ -7,7 +7,7 @@ import statistics
 PLAN = dict(repeat=7, budget_s=1.0)
 
 
-def timed_rows(rows: dict, flush, rounds: int = 3) -> "dict | None":
+def timed_rows(rows: dict, flush, rounds: int = 3) -> dict:
     """rows: label -> (measure.Row, sets), "cublas" among them. Validates each, times them in
     `rounds` alternating rounds; returns label -> (median µs, median of the rounds' cuBLAS/row
     ratios), a row that failed or could not run as (None, message)."""
