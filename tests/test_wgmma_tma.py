@@ -202,8 +202,13 @@ def test_epilogue_uses_tma_stores_for_16_bit_c_only():
     assert ENTRY.default.smem_bytes("bfloat16") - ENTRY.default.replace(out_bits=32).smem_bytes("bfloat16") == 128 * 256 * 2
     f32 = render(ENTRY, ENTRY.default.replace(out_bits=32), "bfloat16")
     assert "tma_store_2d(&tmC" not in f32 and "store_pair(C +" in f32
+    # a 16-bit C that TMA cannot store leaves the same shared-memory tile row by row (2-byte reads of
+    # it); a float32 C, and the split kernel's float32 partials, go out from the accumulators
+    assert "ld.shared.u16" in src and "ld.shared.u16" not in f32
+    split = tm.STRATEGIES["wgmma_tma_split_k"]
+    assert "ld.shared.u16" not in render(split, split.default, "float16")
     cfg = ENTRY.default
-    assert cfg.c_map("float16", 100, 64, 0x1008, 64) is None  # base off 16 bytes: register stores
+    assert cfg.c_map("float16", 100, 64, 0x1008, 64) is None  # base off 16 bytes: the row copy
     assert cfg.c_map("float16", 100, 60, 0x1000, 60) is None  # rows of 120 bytes
     assert cfg.c_map("float16", 100, 257, 0x1000, 264) is None  # padded rows: TMA would write 257..263
     assert cfg.replace(out_bits=32).c_map("float16", 100, 64, 0x1000, 64) is None
