@@ -745,7 +745,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
     WgmmaTmaConfig.launch; in 2-CTA clusters where B's rows are not 128-byte multiples and
-    K >= TMA_CLUSTER_MIN_K), unless C's rows need padding and K < HALF_TMA_MIN_K, and unless it is a
+    K >= TMA_CLUSTER_MIN_K), unless C's rows are not 16-byte aligned and K < HALF_TMA_MIN_K (but from
+    K = HALF_TMA_PAD_MIN_K on a C of HALF_TMA_PAD_FILL waves' area), and unless it is a
     plain x·B or A·x that the half GEMV rungs stream (:func:`_half_gemv`: first) or a skinny one
     (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
     (mma_half_split_k, next); else, for a plain
@@ -800,9 +801,9 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
                                     else {"split_k": 2})
     # C's unaligned rows with a short K stay off TMA, but for a large C with K of at least
     # HALF_TMA_PAD_MIN_K (see there)
-    big_c = K >= HALF_TMA_PAD_MIN_K and M * N >= HALF_TMA_PAD_FILL * sms * 128 * 256
+    pad_for_tma = K >= HALF_TMA_PAD_MIN_K and M * N >= HALF_TMA_PAD_FILL * sms * 128 * 256
     tma = (plain and tma_entry is not None and tma_entry.supports(dt)
-           and (big_c or not (N % 8 and K < HALF_TMA_MIN_K)))
+           and (pad_for_tma or not (N % 8 and K < HALF_TMA_MIN_K)))
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         if K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128:
             return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
