@@ -30,6 +30,26 @@ def timed_rows(rows: dict, flush, rounds: int = 3) -> dict:
     return out
 
 
+def call_row(name: str, params: dict):
+    """A measure.Row calling tm.matmul(a, b, out=c, strategy=name, **params)."""
+    import tiled_matmul as tm
+    from tiled_matmul.measure import Row
+
+    return Row("probe", name, lambda a, b, c: tm.matmul(a, b, out=c, strategy=name, **params))
+
+
+def cells(res: dict, labels, logs: dict, key=lambda label: label) -> list:
+    """timed_rows' results for `labels` as table cells "µs (× cuBLAS)", each ratio appended to
+    logs[key(label)]."""
+    out = []
+    for k in labels:
+        us, r = res[k]
+        out.append(f"{us:.1f} ({r:.2f})" if us is not None else f"failed: {str(r)[:40]}")
+        if us is not None:
+            logs.setdefault(key(k), []).append(r)
+    return out
+
+
 def geomeans(logs: dict) -> None:
     """Print each label's geometric mean (and lowest) of the ratios in logs[label]."""
     for k, v in logs.items():

@@ -15,9 +15,7 @@ alternating rounds of CUDA-event medians after warm-up with L2 flushed; ratio = 
 rounds' cuBLAS / row ratios.
 """
 import argparse
-import math
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s30"))
@@ -26,8 +24,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28")
 from probe_gemv_min_k import draw, lowered_pick  # noqa: E402
 
 from tiled_matmul import heuristic  # noqa: E402
-
-PLAN = dict(repeat=7, budget_s=1.0)
 
 
 def _ax_reads_short_k() -> bool:
@@ -58,45 +54,31 @@ def main() -> None:
         print(precompile_shapes(args.compile_only, shapes, lambda M, N, K: {"gemv": picks[(M, N, K)]},
                                 args.dtype), "kernels;", shapes)
         return
-    import tiled_matmul as tm
     from tiled_matmul.dispatch import choose
-    from tiled_matmul.measure import (L2Flusher, Row, auto_row, cublas_row, make_inputs,
-                                      time_validated, validate)
+    from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs
+
+    from _half import call_row, geomeans, timed_rows
 
     flush = L2Flusher()
-    logs, bad = {"auto": [], "gemv": []}, []
+    logs: dict = {}
     print(f"{args.dtype}, seed {args.seed}, side {args.side}, GEMV_MIN_K lowered to {args.limit} for 'gemv'")
     print("| shape | cuBLAS µs | auto µs | gemv µs | auto × | gemv × | auto's pick | gemv's |")
     print("|---|---:|---:|---:|---:|---:|---|---|")
     for M, N, K in shapes:
         name, p = picks[(M, N, K)]
         sets = make_inputs((M, N, K), args.dtype)
-        rows = {"cublas": cublas_row("probe", dtype=args.dtype), "auto": auto_row("probe"),
-                "gemv": Row("probe", name, lambda a, b, c, name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **p))}
-        val = {k: validate(r, sets) for k, r in rows.items()}
-        bad += [(M, N, K, k) for k in rows if val[k].rejected is not None]
-        times = {k: [] for k in rows}
-        for _ in range(args.rounds):
-            for k, r in rows.items():
-                times[k].append(time_validated(r, val[k], sets, flush, **PLAN))
-        if not all(times[k][0].ok for k in rows):
-            print(f"| {M}×{N}×{K} | failed: {[(k, times[k][0].message) for k in rows if not times[k][0].ok]} |")
+        res = timed_rows({"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets),
+                          "gemv": (call_row(name, p), sets)}, flush, args.rounds)
+        if any(us is None for us, _ in res.values()):
+            print(f"| {M}×{N}×{K} | failed: {[(k, r) for k, (us, r) in res.items() if us is None]} |")
             continue
-        ratio = {k: statistics.median(c.median_ms / t.median_ms for c, t in zip(times["cublas"], times[k]))
-                 for k in ("auto", "gemv")}
-        med = {k: statistics.median(t.median_ms for t in times[k]) * 1e3 for k in rows}
-        for k in logs:
-            logs[k].append(math.log(ratio[k]))
+        for k in ("auto", "gemv"):
+            logs.setdefault(k, []).append(res[k][1])
         c = choose(M, N, K, args.dtype)
-        print(f"| {M}×{N}×{K} | {med['cublas']:.1f} | {med['auto']:.1f} | {med['gemv']:.1f} | "
-              f"{ratio['auto']:.2f} | {ratio['gemv']:.2f} | {c.strategy} {dict(c.params)} | {name} {p} |", flush=True)
+        print(f"| {M}×{N}×{K} | {res['cublas'][0]:.1f} | {res['auto'][0]:.1f} | {res['gemv'][0]:.1f} | "
+              f"{res['auto'][1]:.2f} | {res['gemv'][1]:.2f} | {c.strategy} {dict(c.params)} | {name} {p} |", flush=True)
     print()
-    for k, v in logs.items():
-        if v:
-            print(f"{k}: geometric mean {math.exp(sum(v) / len(v)):.3f}× cuBLAS, lowest {math.exp(min(v)):.2f}")
-    if bad:
-        print("validation failures:", bad)
-
+    geomeans(logs)
 
 if __name__ == "__main__":
     main()

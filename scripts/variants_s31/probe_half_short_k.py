@@ -16,7 +16,6 @@ rows element by element. Rows per shape:
     (--compile-only CACHE_DIR: fill a cubin cache without a GPU)
 """
 import argparse
-import math
 import os
 import sys
 
@@ -87,20 +86,17 @@ def main() -> None:
         return
     import cupy
 
-    import tiled_matmul as tm
     from tiled_matmul import pad
     from tiled_matmul.dispatch import choose
-    from tiled_matmul.measure import L2Flusher, Row, auto_row, cublas_row, make_inputs
+    from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs
     from tiled_matmul.timing import time_fn
 
-    from _half import geomeans, timed_rows
-
-    def strat(name, p):
-        return Row("probe", name, lambda a, b, c: tm.matmul(a, b, out=c, strategy=name, **p))
+    from _half import call_row as strat
+    from _half import cells, geomeans, timed_rows
 
     flush = L2Flusher()
     labels = ["auto", "al", "al_a", "tma", *CONFIGS]
-    logs = {k: [] for k in labels}
+    logs: dict = {}
     print(f"{args.dtype}, seed {args.seed}")
     print("| shape | cuBLAS µs | " + " | ".join(labels) + " | pad µs | auto's pick |")
     print("|---|---:|" + "---:|" * len(labels) + "---:|---|")
@@ -121,14 +117,8 @@ def main() -> None:
             pad.pad_into(b.data.ptr, bb.data.ptr, K, N, Kp, Np, 2, s)
 
         pad_us = time_fn(pads, repeat=20, warmup=3, flush=flush).median_ms * 1e3
-        cells = []
-        for k in labels:
-            us, r = res[k]
-            cells.append(f"{us:.1f} ({r:.2f})" if us is not None else f"failed: {str(r)[:40]}")
-            if us is not None:
-                logs[k].append(r)
         c = choose(M, N, K, args.dtype)
-        print(f"| {M}×{N}×{K} | {res['cublas'][0]:.1f} | " + " | ".join(cells) + f" | {pad_us:.1f} | "
+        print(f"| {M}×{N}×{K} | {res['cublas'][0]:.1f} | " + " | ".join(cells(res, labels, logs)) + f" | {pad_us:.1f} | "
               f"{c.strategy} {dict(c.params)} |", flush=True)
     print()
     geomeans(logs)

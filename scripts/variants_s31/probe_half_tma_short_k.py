@@ -89,11 +89,10 @@ def main() -> None:
         print(precompile_shapes(args.compile_only, shapes, lambda M, N, K: variants,
                                 args.dtype), "kernels;", shapes)
         return
-    import tiled_matmul as tm
     from tiled_matmul.dispatch import choose
-    from tiled_matmul.measure import L2Flusher, Row, auto_row, cublas_row, make_inputs
+    from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs
 
-    from _half import geomeans, timed_rows
+    from _half import call_row, cells, geomeans, timed_rows
 
     flush = L2Flusher()
     logs: dict = {}
@@ -104,18 +103,12 @@ def main() -> None:
     for M, N, K in shapes:
         sets = make_inputs((M, N, K), args.dtype)
         rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets)}
-        for k, (name, p) in variants.items():
-            rows[k] = (Row("probe", name, lambda a, b, c, name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **p)), sets)
+        rows.update({k: (call_row(name, p), sets) for k, (name, p) in variants.items()})
         res = timed_rows(rows, flush)
         cls = klass(M, N)
-        cells = []
-        for k in labels:
-            us, r = res[k]
-            cells.append(f"{us:.1f} ({r:.2f})" if us is not None else f"failed: {str(r)[:40]}")
-            if us is not None:
-                logs.setdefault(f"{cls} {k}", []).append(r)
+        row_cells = cells(res, labels, logs, lambda k: f"{cls} {k}")
         c = choose(M, N, K, args.dtype)
-        print(f"| {M}×{N}×{K} | {cls} | {res['cublas'][0]:.1f} | " + " | ".join(cells) +
+        print(f"| {M}×{N}×{K} | {cls} | {res['cublas'][0]:.1f} | " + " | ".join(row_cells) +
               f" | {c.strategy} {dict(c.params)} |", flush=True)
     print()
     geomeans(dict(sorted(logs.items())))

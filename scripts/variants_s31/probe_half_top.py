@@ -32,11 +32,10 @@ def main() -> None:
 
         print(precompile_shapes(args.compile_only, shapes, lambda M, N, K: top[(M, N, K)], args.dtype), "kernels")
         return
-    import tiled_matmul as tm
     from tiled_matmul.dispatch import choose
-    from tiled_matmul.measure import L2Flusher, Row, auto_row, cublas_row, make_inputs
+    from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs
 
-    from _half import geomeans, timed_rows
+    from _half import call_row, geomeans, timed_rows
 
     flush = L2Flusher()
     logs: dict = {}
@@ -48,7 +47,7 @@ def main() -> None:
         rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets)}
         what = {"cublas": "cuBLAS", "auto": "{} {}".format(*(lambda c: (c.strategy, dict(c.params)))(choose(M, N, K, args.dtype)))}
         for label, (name, p) in top[(M, N, K)].items():
-            rows[label] = (Row("probe", name, lambda a, b, c, name=name, p=p: tm.matmul(a, b, out=c, strategy=name, **p)), sets)
+            rows[label] = (call_row(name, p), sets)
             what[label] = f"{name} {p}"
         res = timed_rows(rows, flush)
         best = min((us, k) for k, (us, _) in res.items() if us is not None and k != "cublas")
