@@ -92,6 +92,11 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     # ... but TMA for a C of HALF_TMA_PAD_FILL waves' area from K = HALF_TMA_PAD_MIN_K
     K = heuristic.HALF_TMA_PAD_MIN_K
     assert heuristic.half_pick(1300, 1700, K, "float16", 132) == ("wgmma_tma", {})
+    # ... on 128 x 64 tiles for a narrow B (N up to HALF_TMA_PAD_NARROW_N)
+    narrow_n = heuristic.HALF_TMA_PAD_NARROW_N - 1
+    assert heuristic.half_pick(8513, 367, 138, "float16", 132) == ("wgmma_tma", heuristic._HALF_TMA_SMALL)
+    assert heuristic.half_pick(4093, narrow_n, K, "bfloat16", 132) == ("wgmma_tma", heuristic._HALF_TMA_SMALL)
+    assert heuristic.half_pick(4093, narrow_n + 8, K, "bfloat16", 132) == ("wgmma_tma", {})
     assert heuristic.half_pick(16328, 1673, 187, "bfloat16", 132) == ("wgmma_tma", {})
     assert heuristic.half_pick(1300, 1700, K - 1, "float16", 132) == ("mma_half", {})
     assert heuristic.half_pick(12399, 18, 200, "float16", 132)[0] == "mma_half"  # 7% of its tiles' area

@@ -544,6 +544,13 @@ HALF_TMA_MIN_K = 256
 #: 3281x1117x158 0.84 -> 0.80 slower: B's narrow rows leave 128 x 256 tiles part empty
 HALF_TMA_PAD_MIN_K = 128
 HALF_TMA_PAD_FILL = 0.5
+#: ... on wgmma_tma's 128 x 64 tile (:data:`_HALF_TMA_SMALL`) where N is at most this: a narrow B
+#: leaves 128 x 256 tiles part empty. On the H100 (x cuBLAS, medians of 3 rounds): 12 float16
+#: draws with N 300-1500 (gpu_s31g.sh) 0.879 -> 1.017; held out (gpu_s32a.sh, seeds 3201/3202),
+#: the 7 fresh draws with N <= 1536 faster on 6 (8513x367x138 0.53 -> 0.70, 4093x1341x200 1.29 ->
+#: 1.49; 5086x1485x204 1.14 -> 1.12), while the 13 wider ones were even (4 ahead, 8 behind by
+#: 1-8%: 10970x6806x198 1.02 -> 0.94), so they keep 128 x 256
+HALF_TMA_PAD_NARROW_N = 1536
 #: wgmma_tma_split_k (its 128 x 128 tile) instead of mma_half_split_k where TMA reads the operands
 #: (rows padded by a copy where needed) and :func:`_tma_split_count` cuts at least 2 slices: as
 #: many as keep tiles x slices within one CTA per SM, each at least TMA_SPLIT_MIN_SLICE deep, up to
@@ -746,7 +753,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
     WgmmaTmaConfig.launch; in 2-CTA clusters where B's rows are not 128-byte multiples and
     K >= TMA_CLUSTER_MIN_K), unless C's rows are not 16-byte aligned and K < HALF_TMA_MIN_K (but from
-    K = HALF_TMA_PAD_MIN_K on a C of HALF_TMA_PAD_FILL waves' area), and unless it is a
+    K = HALF_TMA_PAD_MIN_K on a C of HALF_TMA_PAD_FILL waves' area, on 128 x 64 tiles where N <=
+    HALF_TMA_PAD_NARROW_N), and unless it is a
     plain x·B or A·x that the half GEMV rungs stream (:func:`_half_gemv`: first) or a skinny one
     (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
     (mma_half_split_k, next); else, for a plain
@@ -807,6 +815,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         if K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128:
             return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
+        if N % 8 and K < HALF_TMA_MIN_K and N <= HALF_TMA_PAD_NARROW_N:
+            return "wgmma_tma", dict(_HALF_TMA_SMALL)  # HALF_TMA_PAD_MIN_K's narrow products
         return "wgmma_tma", {}
     tiles64 = cdiv(M, 64) * cdiv(N, 64)
     small_tiles = cdiv(M, 128) * cdiv(N, 64)  # wgmma_tma's 128 x 64 tiles
