@@ -549,7 +549,7 @@ HALF_TMA_PAD_FILL = 0.5
 #: draws with N 300-1500 (gpu_s31g.sh) 0.879 -> 1.017; held out (gpu_s32a.sh, seeds 3201/3202),
 #: the 7 fresh draws with N <= 1536 faster on 6 (8513x367x138 0.53 -> 0.70, 4093x1341x200 1.29 ->
 #: 1.49; 5086x1485x204 1.14 -> 1.12), while the 13 wider ones were even (4 ahead, 8 behind by
-#: 1-8%: 10970x6806x198 1.02 -> 0.94), so they keep 128 x 256
+#: 1-9%: 838x3620x226 0.69 -> 0.63, 10970x6806x198 1.02 -> 0.94), so they keep 128 x 256
 HALF_TMA_PAD_NARROW_N = 1536
 #: wgmma_tma_split_k (its 128 x 128 tile) instead of mma_half_split_k where TMA reads the operands
 #: (rows padded by a copy where needed) and :func:`_tma_split_count` cuts at least 2 slices: as
