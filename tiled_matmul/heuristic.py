@@ -809,13 +809,14 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
                                     else {"split_k": 2})
     # C's unaligned rows with a short K stay off TMA, but for a large C with K of at least
     # HALF_TMA_PAD_MIN_K (see there)
+    unaligned_short_k = N % 8 and K < HALF_TMA_MIN_K
     pad_for_tma = K >= HALF_TMA_PAD_MIN_K and M * N >= HALF_TMA_PAD_FILL * sms * 128 * 256
     tma = (plain and tma_entry is not None and tma_entry.supports(dt)
-           and (pad_for_tma or not (N % 8 and K < HALF_TMA_MIN_K)))
+           and (pad_for_tma or not unaligned_short_k))
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         if K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128:
             return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
-        if N % 8 and K < HALF_TMA_MIN_K and N <= HALF_TMA_PAD_NARROW_N:
+        if unaligned_short_k and N <= HALF_TMA_PAD_NARROW_N:
             return "wgmma_tma", dict(_HALF_TMA_SMALL)  # HALF_TMA_PAD_MIN_K's narrow products
         return "wgmma_tma", {}
     tiles64 = cdiv(M, 64) * cdiv(N, 64)
