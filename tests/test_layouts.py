@@ -81,7 +81,8 @@ FULL = [n for n, e in tm.STRATEGIES.items() if e.config_cls.LAYOUTS == ALL_LAYOU
 def test_every_tunable_rung_reads_layouts():
     # the half rungs (added beside the layouts) do not read other layouts yet: a transposed or
     # sliced float16/bfloat16 operand is copied first (issue 14's closing note says so)
-    # wgmma_tma (half, TMA) reads plain rows only; wgmma_tma_tf32 reads B column-major and
+    # wgmma_tma (half, TMA) reads every pair through its tensor maps (thirty-second session: 16-bit
+    # wgmma takes either operand K-major or MN-major); wgmma_tma_tf32 reads B column-major and
     # leading dimensions through its tensor maps in both modes (LAYOUTS), A column-major with B
     # row-major in tf32x3 alone (its split transposes A's stage: layouts()), and tf32 copies a
     # column-major A (TF32 wgmma: k-major A); dmma_tail (thirteenth session) takes plain products
@@ -89,7 +90,7 @@ def test_every_tunable_rung_reads_layouts():
     # call that names it copies such operands first; so do the fourteenth session's half rungs
     # (mma_half_split_k, gemv_xb_half, gemv_ax_half), the fifteenth's gemv_ax_mma, the
     # eighteenth's wgmma_tma_split_k and the twentieth's gemv_xb_tma
-    plain_only = {"mma_half", "wgmma_tma", "dmma_tail", "mma_half_split_k", "gemv_xb_half", "gemv_ax_half", "gemv_ax_mma",
+    plain_only = {"mma_half", "dmma_tail", "mma_half_split_k", "gemv_xb_half", "gemv_ax_half", "gemv_ax_mma",
                   "wgmma_tma_split_k", "gemv_xb_tma"}
     tunable = [n for n, e in tm.STRATEGIES.items() if e.tunable and n not in plain_only]
     for name in plain_only:
@@ -97,7 +98,7 @@ def test_every_tunable_rung_reads_layouts():
     for name in tunable:
         layouts = tm.STRATEGIES[name].config_cls.LAYOUTS
         assert (False, False) in layouts and len(layouts) >= 2, name
-    for name in ("register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "wgmma_split_k", "dmma"):
+    for name in ("register_blocked", "warp_tiled", "split_k", "tensor_core", "wgmma", "wgmma_split_k", "dmma", "wgmma_tma"):
         assert name in FULL
     assert tm.STRATEGIES["gemv_xb"].config_cls.LAYOUTS == ((False, False), (True, False))
     assert tm.STRATEGIES["gemv_ax"].config_cls.LAYOUTS == ((False, False), (False, True))
@@ -175,6 +176,8 @@ def test_layouts_render(name, cfg, dtype, pair):
     src = render(entry, cfg, dtype, ExSpec(ct, a_col=pair[0], b_col=pair[1], ld=True))
     if "layouts" in entry.config_cls.EXTRAS:  # the leading dimensions travel in TmExtra
         assert "ex.lda" in src and "int lda" in src
+    elif name == "wgmma_tma":  # the tensor maps carry the layouts; wgmma's transpose bits say which
+        assert f"p, 1, 1, {int(pair[0])}, {int(not pair[1])};" in src
     else:  # a rung that reads its layouts through its own arguments (wgmma_tma_tf32: tensor maps)
         assert "int lda" in src
     assert "#error" not in src

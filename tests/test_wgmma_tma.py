@@ -170,6 +170,23 @@ def test_padded_pitches_and_single_rows_are_fine():
     assert cfg.operand_problem(64, 64, 64, 0x1000, 64, 0x2000, 64) is None
 
 
+def test_map_args_follow_the_operand_layouts():
+    """A row-major: boxes of bm rows x 64 k over {K, M}; column-major (Aᵀ stored K x M): 64 m x 64 k
+    boxes over {M, K}, one per 64-row wgmma subtile. B row-major: 64 n x 64 k over {N, K};
+    column-major (Bᵀ stored N x K): 64 k x 64 n over {K, N}. Each with its own pitch."""
+    cfg = ENTRY.default
+    a, b = cfg.map_args("float16", 300, 200, 100, 0x1000, 104, 0x2000, 200)
+    assert a[1:4] == (300, 100, 104) and a[6:8] == (128, 64)
+    assert b[1:4] == (100, 200, 200) and b[6:8] == (64, 64)
+    a, b = cfg.map_args("bfloat16", 300, 200, 100, 0x1000, 304, 0x2000, 104, a_col=True, b_col=True)
+    assert a[1:4] == (100, 300, 304) and a[6:8] == (64, 64)
+    assert b[1:4] == (200, 100, 104) and b[6:8] == (64, 64)
+    assert a[5] == tma.DATA_TYPE["bfloat16"]
+    # the pitch rule applies to the stored rows: Aᵀ's rows of M = 300 elements are 600 bytes
+    assert "rows of 300 elements" in cfg.operand_problem(300, 200, 100, 0x1000, 300, 0x2000, 200, a_col=True)
+    assert cfg.operand_problem(300, 200, 100, 0x1000, 304, 0x2000, 104, a_col=True, b_col=True) is None
+
+
 def test_launch_refuses_unaligned_operands_before_touching_the_gpu():
     class Kern:
         dtype = tm.dtypes.FLOAT16

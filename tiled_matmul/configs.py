@@ -126,6 +126,12 @@ class Config:
         registers leave no room for some of them drops those: DmmaConfig's pairs layout)."""
         return self.EXTRAS
 
+    def for_out_dtype(self, out_dtype: Any) -> "Config | None":
+        """The config of this strategy that writes C in `out_dtype` where this one does not take
+        the "out_dtype" extra but a sibling does (wgmma_tma's ``out_bits=32``), else None: `auto`
+        keeps a call that asks for another C type on that sibling instead of leaving the rung."""
+        return None
+
     def layouts(self) -> tuple[tuple[bool, bool], ...]:
         """The layout pairs this config reads in place: its class's LAYOUTS, or none where its
         tiles do not split over its threads the way the layout loads walk them (a config outside

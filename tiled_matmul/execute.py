@@ -469,7 +469,13 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # layout reads row-major operands only: DmmaConfig.layouts).
         copies_own = not plain and (la.col, lb.col) in type(kern.config).LAYOUTS
         needed = extras_needed(count, g is not None, p.out_dtype is not None, plain)
-        if not getattr(resolve_kernel, "fixed", False) and (copies_own or needed - kern.config.extras()):
+        fixed = getattr(resolve_kernel, "fixed", False)
+        if not fixed and "out_dtype" in needed - kern.config.extras():
+            # a sibling config of the same rung that writes this C type (wgmma_tma's out_bits=32)
+            sibling = kern.config.for_out_dtype(p.out_dtype)
+            if sibling is not None:
+                kern = type(kern)(kern.strategy.name, sibling)
+        if not fixed and (copies_own or needed - kern.config.extras()):
             name, params = dispatch.plain_choice(shape_m, N, K, dt, device, kern.config.precision, needed)
             kern = type(kern)(name, strategy_entry(name).make_config(**params))
         return kern

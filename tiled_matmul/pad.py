@@ -71,17 +71,18 @@ def _function(name: str):
 
 
 def pad_into(src_ptr: int, dst_ptr: int, rows: int, cols: int, drows: int, dcols: int, itemsize: int,
-             stream: Any) -> None:
+             stream: Any, src_pitch: "int | None" = None) -> None:
     """dst (drows x dcols, dcols a whole number of 16-byte vectors) = the rows x cols row-major
-    matrix at src, zero past it, on `stream`."""
-    if dcols * itemsize % ALIGN or drows < rows or dcols < cols:
+    matrix at src (`src_pitch` elements per row; `cols` when None), zero past it, on `stream`."""
+    sld = cols if src_pitch is None else src_pitch
+    if dcols * itemsize % ALIGN or drows < rows or dcols < cols or sld < cols:
         raise ValueError(f"cannot pad a {rows} x {cols} matrix into {drows} x {dcols} of {itemsize}-byte elements")
     n = drows * dcols // (ALIGN // itemsize)
     if n == 0:
         return
     with stream:
         _function(f"tm_pad{itemsize}")(((n + THREADS - 1) // THREADS,), (THREADS,),
-                                       (src_ptr, dst_ptr, np.int64(rows), np.int64(cols), np.int64(cols),
+                                       (src_ptr, dst_ptr, np.int64(rows), np.int64(cols), np.int64(sld),
                                         np.int64(drows), np.int64(dcols)))
 
 

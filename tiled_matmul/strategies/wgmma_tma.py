@@ -6,9 +6,10 @@ import ctypes
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import Config, cdiv
+from ..configs import ALL_LAYOUTS, Config, cdiv
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT16, DType, as_dtype
+from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
 
@@ -66,16 +67,31 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     into clusters that compute 2 bm x bn super-tiles and share each B box by TMA multicast
     (half of B's copies per CTA).
 
+    Epilogues (alpha, beta, bias, activations, user expressions: ``tm.gemm``) are applied in
+    float32 as each consumer writes its part of C, before the one rounding. Batches are not read
+    (``EXTRAS``): `auto` runs the cp.async rung for those.
+
+    Operand layouts (:attr:`LAYOUTS`): A and B each row-major or column-major (``a.T``, ``w.T``,
+    Fortran order), each with its own leading dimension, read in place: 16-bit wgmma reads either
+    operand K-major or MN-major from shared memory, so a column-major operand's boxes are copied
+    as they lie and the instruction's transpose bits say which (the template's Layouts).
+
     TMA needs every operand's base address and row pitch on 16-byte boundaries (K and N multiples
     of 8 for contiguous operands): :meth:`operand_problem` says why a call's operands fail that,
-    and :meth:`launch` raises ValueError with it, so a caller can fall back to another rung.
+    and :meth:`launch_strided` raises ValueError with it, so a caller can fall back to another
+    rung; :meth:`launch` copies such an operand into padded rows first.
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma"
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float16", "bfloat16")
     # TENSOR_CORES and PRECISIONS keep Config's defaults: they name float32 modes (TF32 splits),
     # and 16-bit products are exact in the float32 accumulator.
-    EXTRAS: ClassVar[frozenset[str]] = frozenset()  # its own launch signature: plain 2-D products only
+    #: the epilogue hooks (TmExtra last, after flags; applied as each consumer writes C); batches run
+    #: on `auto`'s cp.async rung; "out_dtype" with out_bits=32 (:meth:`extras`)
+    EXTRAS: ClassVar[frozenset[str]] = frozenset({"epilogue"})
+    #: every (A column-major, B column-major) pair, read in place through the tensor maps (template
+    #: A_COL / B_COL; the maps carry the leading dimensions)
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
     bm: int = 128
     bn: int = 256
     stages: int = 3
@@ -128,6 +144,16 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         c_tile = self.bm * self.bn * 2 if self.out_bits == 16 else 0
         return self.stages * (self.bm + self.bn) * self.BK * 2 + c_tile + 1024 + 16 * self.stages
 
+    def extras(self) -> frozenset[str]:
+        """EXTRAS, and "out_dtype" for a float32 C (``out_bits=32``: ``out_dtype=float32`` calls)."""
+        return self.EXTRAS | {"out_dtype"} if self.out_bits == 32 else self.EXTRAS
+
+    def for_out_dtype(self, out_dtype: Any) -> "WgmmaTmaConfig | None":
+        """This config writing a float32 C (``out_bits=32``) for ``out_dtype=float32``."""
+        if as_dtype(out_dtype).name != "float32" or self.out_bits == 32:
+            return None
+        return self.replace(out_bits=32)
+
     def out_dtype(self, dtype: Any) -> str:
         """The dtype of C for inputs of `dtype`."""
         return "float32" if self.out_bits == 32 else as_dtype(dtype).name
@@ -137,7 +163,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                 "PRODUCER_REGS": self.PRODUCER_REGS, "CONSUMER_REGS": self.CONSUMER_REGS,
                 "IN_PTX": "bf16" if dt == "bfloat16" else "f16",
                 "WGMMA_N": self.bn, "WGMMA_REGS": self.bn // 2, "WGMMA_AB": "bf16" if dt == "bfloat16" else "f16",
-                "WGMMA_TRANS_B": 1, "CLUSTER_M": self.cluster_m}
+                "CLUSTER_M": self.cluster_m}
 
     def rules(self, limits: DeviceLimits, dt: DType):
         yield (self.runs_on(limits),
@@ -157,24 +183,37 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
 
     # -- operands and the launch ----------------------------------------------------------------
     def operand_problem(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
-                        itemsize: int = 2) -> "str | None":
-        """Why TMA cannot read A (M x K, `lda` elements per row) and B (K x N, `ldb`) at these
-        addresses (None when it can); a pure function of the numbers."""
-        return (tma.matrix_problem("a", a_ptr, M, K, lda, itemsize)
-                or tma.matrix_problem("b", b_ptr, K, N, ldb, itemsize))
+                        itemsize: int = 2, a_col: bool = False, b_col: bool = False) -> "str | None":
+        """Why TMA cannot read A (M x K, `lda` elements per row; with `a_col`, K x M rows of m) and
+        B (K x N, `ldb`; with `b_col`, N x K rows of k) at these addresses (None when it can); a
+        pure function of the numbers."""
+        a_rows, a_cols = (K, M) if a_col else (M, K)
+        b_rows, b_cols = (N, K) if b_col else (K, N)
+        return (tma.matrix_problem("a", a_ptr, a_rows, a_cols, lda, itemsize)
+                or tma.matrix_problem("b", b_ptr, b_rows, b_cols, ldb, itemsize))
 
     def supports_operands(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
                           itemsize: int = 2) -> bool:
-        """Whether :meth:`launch` takes these operands (see :meth:`operand_problem`)."""
+        """Whether :meth:`launch_strided` takes these row-major operands (see :meth:`operand_problem`)."""
         return self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, itemsize) is None
 
-    def tensor_maps(self, dt: Any, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int) -> tuple[bytes, bytes]:
-        """The encoded tensor maps of A and B (cached in :data:`tiled_matmul.tma.MAPS`)."""
+    def map_args(self, dt: Any, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                 a_col: bool = False, b_col: bool = False) -> tuple[tuple, tuple]:
+        """The :meth:`tiled_matmul.tma.MapCache.get` arguments (address, rows, cols, pitch,
+        itemsize, dtype code, box rows, box cols, name) of A's and B's maps, as the template's
+        Layouts read them: A's box bm rows x 64 k (with `a_col`, Aᵀ's 64 k x 64 m), B's 64 k x 64 n
+        (with `b_col`, Bᵀ's 64 n x 64 k). Testable without a GPU."""
         dt = as_dtype(dt)
-        code = tma.DATA_TYPE[dt.name]
-        amap = tma.MAPS.get(a_ptr, M, K, lda, dt.itemsize, code, self.bm, self.BK, "a")
-        bmap = tma.MAPS.get(b_ptr, K, N, ldb, dt.itemsize, code, self.BK, 64, "b")
-        return amap, bmap
+        isz, code = dt.itemsize, tma.DATA_TYPE[dt.name]
+        a = (a_ptr, K, M, lda, isz, code, self.BK, 64, "a") if a_col else (a_ptr, M, K, lda, isz, code, self.bm, self.BK, "a")
+        b = (b_ptr, N, K, ldb, isz, code, 64, self.BK, "b") if b_col else (b_ptr, K, N, ldb, isz, code, self.BK, 64, "b")
+        return a, b
+
+    def tensor_maps(self, dt: Any, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
+                    a_col: bool = False, b_col: bool = False) -> tuple[bytes, bytes]:
+        """The encoded tensor maps of A and B (:meth:`map_args`; cached in :data:`tiled_matmul.tma.MAPS`)."""
+        return tuple(tma.MAPS.get(*args[:-1], name=args[-1])  # type: ignore[return-value]
+                     for args in self.map_args(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col))
 
     def c_map(self, dt: Any, M: int, N: int, c_ptr: int, ldc: int) -> "bytes | None":
         """The tensor map the TMA-store epilogue writes C through (boxes of 64 columns x one
@@ -189,29 +228,52 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         return tma.MAPS.get(c_ptr, M, N, ldc, dt.itemsize, tma.DATA_TYPE[dt.name], self.bm // 2, 64, "c")
 
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
-        """C = A @ B for C-contiguous operands (the standard entry; `flags` is ignored: this kernel
-        computes its own from C). An operand TMA cannot address (rows that are not a multiple of
-        16 bytes, a start off a 16-byte boundary: see :meth:`operand_problem`) is first copied on
-        `stream` into rows padded to 16 bytes; TMA's box bounds keep the padding out of the
-        product. At 3001 x 2999 x 3007 the two copies move 72 MB, a few percent of the product's
-        time, where the cp.async rung on the unpadded rows runs at 0.64x cuBLAS. ValueError when
-        C's item size is not this config's output's."""
-        # the hot path: contiguous operands whose launch plan (checks, tensor maps, grid) is kept
-        launcher = getattr(kernel, "_companions", {}).get("__tma__")
-        if launcher is not None:
-            a_ptr, b_ptr, c_ptr = A.data.ptr, B.data.ptr, C.data.ptr
-            plan = launcher.plans.get(_plan_key(a_ptr, K, b_ptr, N, c_ptr, N, M, N, K))
-            if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
-                launcher.launch_packed(plan, stream.ptr)
-                return
-        a, lda = addressable(A, M, K, stream)
-        b, ldb = addressable(B, K, N, stream)
+        """C = A @ B (`flags` is ignored: this kernel computes its own from C). `kernel` is the
+        plain kernel for C-contiguous operands, or (the general path, :mod:`tiled_matmul.execute`)
+        an :class:`~tiled_matmul.epilogue.ExLaunch` of a kernel rendered with an ExSpec (its
+        TmExtra struct is passed last): an epilogue, operand layouts (A and/or B column-major, or
+        with their own leading dimensions `lda`, `ldb`) and, with ``out_bits=32``, a float32 C
+        (``out_dtype``); a batch or another C type is refused (ValueError: :meth:`extras`). An operand TMA cannot
+        address (rows that are not a multiple of 16 bytes, a start off a 16-byte boundary: see
+        :meth:`operand_problem`) is first copied on `stream` into rows padded to 16 bytes, in its
+        own layout; TMA's box bounds keep the padding out of the product. At 3001 x 2999 x 3007
+        the two copies move 72 MB, a few percent of the product's time, where the cp.async rung on
+        the unpadded rows runs at 0.64x cuBLAS. ValueError when C's item size is not this config's
+        output's."""
+        lda, ldb, a_col, b_col, extra = K, N, False, False, None
+        if isinstance(kernel, ExLaunch):
+            spec = kernel.spec
+            if (kernel.batch != 1 or spec.batched
+                    or spec.out_ctype not in (None, "float" if self.out_bits == 32 else None)):
+                raise ValueError(f"wgmma_tma computes single 2-D products (any operand layout, an epilogue), C in "
+                                 f"its out_bits' type; this call asks for {spec.tag()}: use another strategy (or "
+                                 "out_bits=32 for a float32 C)")
+            a_col, b_col = spec.a_col, spec.b_col
+            lda, ldb = kernel.values.get("lda", M if a_col else K), kernel.values.get("ldb", K if b_col else N)
+            extra = kernel.extra()
+            kernel = kernel.compiled
+        else:
+            # the hot path: contiguous operands whose launch plan (checks, tensor maps, grid) is kept
+            launcher = getattr(kernel, "_companions", {}).get("__tma__")
+            if launcher is not None:
+                a_ptr, b_ptr, c_ptr = A.data.ptr, B.data.ptr, C.data.ptr
+                plan = launcher.plans.get(_plan_key(a_ptr, K, b_ptr, N, c_ptr, N, M, N, K))
+                if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
+                    launcher.launch_packed(plan, stream.ptr)
+                    return
+        a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
+        b, ldb = addressable_pitched(B, N, K, ldb, stream) if b_col else addressable_pitched(B, K, N, ldb, stream)
         self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
-                            c_itemsize=C.itemsize)
+                            c_itemsize=C.itemsize, a_col=a_col, b_col=b_col, extra=extra)
 
     def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
-                       M: int, N: int, K: int, stream_ptr: int, c_itemsize: "int | None" = None) -> None:
-        """C = A @ B with row pitches lda, ldb, ldc (elements), on the stream at `stream_ptr`."""
+                       M: int, N: int, K: int, stream_ptr: int, c_itemsize: "int | None" = None,
+                       a_col: bool = False, b_col: bool = False, extra: Any = None) -> None:
+        """C = A @ B with row pitches lda, ldb, ldc (elements), on the stream at `stream_ptr`; with
+        `a_col` A is column-major (K x M rows of m, `lda` elements each), with `b_col` B is (N x K
+        rows of k, `ldb`), and `kernel` must then be rendered for that layout (ExSpec a_col, b_col);
+        `extra`: the TmExtra struct (a ctypes value) of a kernel rendered with an ExSpec, passed
+        last."""
         dt = kernel.dtype
         osz = 4 if self.out_bits == 32 else 2
         if c_itemsize is not None and c_itemsize != osz:
@@ -219,34 +281,42 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                              f"{c_itemsize}-byte elements")
         if M == 0 or N == 0:
             return
+        keep = None
         if K == 0:
-            zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
-            return
-        key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
+            if extra is None or not kernel.ex.epilogue:
+                zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
+                return
+            # C = the epilogue of an empty sum: the kernel over one k of zeros (it needs K >= 1)
+            if a_col or b_col:
+                raise ValueError("wgmma_tma: K = 0 with an epilogue is run row-major only")
+            a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
+        key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col)
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
-            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize)
+            problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize, a_col, b_col)
             if problem:
                 raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
                                  "use another strategy (or copy them to 16-byte-aligned rows)")
             launcher = _launcher(kernel)
-            amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb)
+            amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col)
             cmap = self.c_map(dt, M, N, c_ptr, ldc)
             grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters)
             # flags: bit 0 paired stores (C keeps column pairs aligned), bit 1 TMA stores
             flags = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0) | (2 if cmap is not None else 0)
             plan = launcher.remember(key, launcher.pack(grid[0], amap, bmap, cmap if cmap is not None else amap,
                                                         c_ptr, M, N, K, ldc, flags))
-        launcher.launch_packed(plan, stream_ptr)
+        launcher.launch_packed(plan if extra is None else launcher.with_extra(plan, extra), stream_ptr)
+        del keep  # (the zero operands: CuPy's pool reuses them only for work queued after this launch)
 
 
 def _plan_key(a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int, M: int, N: int,
-              K: int) -> tuple:
+              K: int, a_col: bool = False, b_col: bool = False) -> tuple:
     """What a kept launch plan of the wgmma_tma kernel is looked up by (TmaLauncher.plans): the
-    operands' addresses and pitches and the shape (launch's hot path and launch_strided alike),
-    which with C's address fix every argument of the launch."""
-    return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K)
+    operands' addresses, pitches and layouts and the shape (launch's hot path and launch_strided
+    alike), which with C's address fix every argument of the launch. (Each layout's kernel keeps
+    its own plans; the layouts are in the key for a caller that launches one kernel both ways.)"""
+    return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col)
 
 
 def persistent_count(tiles: int, most: int) -> int:
@@ -288,6 +358,37 @@ def addressable(X: Any, rows: int, cols: int, stream: Any) -> tuple[Any, int]:
     # A copied at about 700 GB/s), where cuBLAS takes 134 (scripts/variants_s16/probe_tma_pad.py)
     pad.pad_into(X.data.ptr, buf.data.ptr, rows, cols, rows, pitch, X.itemsize, stream)
     return buf, pitch
+
+
+def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int, int, Any]:
+    """(a_ptr, lda, b_ptr, ldb, K, arrays): an M x 1 A and a 1 x N B of 16-bit zeros (the bits of
+    +0 in either type) with 16-byte row pitches, allocated and zeroed on the stream at `stream_ptr`."""
+    import cupy
+
+    with cupy.cuda.ExternalStream(stream_ptr):
+        a = cupy.zeros((M, 8), dtype=cupy.uint16)
+        b = cupy.zeros((1, -(-N // 8) * 8), dtype=cupy.uint16)
+    return a.data.ptr, 8, b.data.ptr, b.shape[1], 1, (a, b)
+
+
+def addressable_pitched(X: Any, rows: int, cols: int, pitch: int, stream: Any) -> tuple[Any, int]:
+    """(array, pitch in elements) of the `rows` x `cols` matrix at X (`pitch` elements per row;
+    for a column-major operand, its transpose's rows; X needs only ``.data.ptr``, ``.dtype`` and
+    ``.itemsize``) as TMA can read it: X itself, or a copy on `stream` whose rows are padded to a
+    multiple of 16 bytes (see :func:`addressable`)."""
+    if pitch == cols or rows <= 1:
+        return addressable(X, rows, cols, stream)
+    if rows == 0 or cols == 0 or tma.matrix_problem("x", X.data.ptr, rows, cols, pitch, X.itemsize) is None:
+        return X, pitch
+    import cupy
+
+    from .. import pad
+
+    padded = pad.padded(cols, X.itemsize)
+    with stream:
+        buf = cupy.empty((rows, padded), dtype=X.dtype)
+    pad.pad_into(X.data.ptr, buf.data.ptr, rows, cols, rows, padded, X.itemsize, stream, src_pitch=pitch)
+    return buf, padded
 
 
 def zero_rows(c_ptr: int, M: int, N: int, ldc: int, osz: int, stream_ptr: int) -> None:
@@ -362,6 +463,14 @@ class TmaLauncher(PackedLauncher):
         #: clusters of `cluster` CTAs that run at once (None: one per SM; a 2-CTA cluster needs
         #: two free SMs of one GPC, so the driver is asked)
         self.clusters = _max_active_clusters(self.fptr, block, smem, cluster) if cluster > 1 else None
+
+    def with_extra(self, packed: tuple, extra: Any) -> tuple:
+        """`packed` (a plan of :meth:`pack`) with the TmExtra struct `extra` appended, in a new
+        buffer (the plan stays as it is: another call's extras differ)."""
+        raw, base, params, params_ptr = self.new_buffer(extra_slots=1)
+        ctypes.memmove(base, packed[2][1][0], self.SIZE)  # the plan's argument bytes, from its first
+        params[len(self.OFFSETS)] = ctypes.addressof(extra)
+        return packed[0], params_ptr, (raw, params, extra)
 
     def pack(self, grid_x: int, amap: bytes, bmap: bytes, cmap: bytes, c_ptr: int, M: int, N: int, K: int,
              ldc: int, flags: int) -> tuple:

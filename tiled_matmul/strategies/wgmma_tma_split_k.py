@@ -34,6 +34,10 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma_split_k"
+    #: row-major operands only and no extras (its launch takes none: the general path copies other
+    #: layouts first, and gives epilogues to another rung)
+    LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
+    EXTRAS: ClassVar[frozenset[str]] = frozenset()
     #: up to 128 slices: one 128 x 128 tile with K = 65536 fills 128 SMs with 512-deep slices
     MAX_SPLIT: ClassVar[int] = 128
     bm: int = 128
@@ -54,6 +58,10 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
         yield from super().rules(limits, dt)
         yield (self.out_bits == 16, f"out_bits ({self.out_bits}) must be 16: the reduce writes C in the input dtype")
         yield (self.cluster_m == 1, f"cluster_m ({self.cluster_m}) must be 1: the split CTAs share no B boxes")
+
+    def for_out_dtype(self, out_dtype: Any) -> None:
+        """None: the reduce writes C in the inputs' dtype only (out_bits 16)."""
+        return None
 
     def workspace_bytes(self, M: int, N: int, dtype: Any = None, K: "int | None" = None,
                         device: Any = None) -> int:

@@ -13,8 +13,8 @@ from ..dtypes import FLOAT32, DType
 from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
-from .wgmma_tma import (PackedLauncher, TmaWarpSpecialized, addressable, kept_launcher, persistent_count, row_layout,
-                         zero_rows)
+from .wgmma_tma import (PackedLauncher, TmaWarpSpecialized, addressable_pitched, kept_launcher, persistent_count,
+                         row_layout, zero_rows)
 
 
 @dataclass(frozen=True)
@@ -223,8 +223,8 @@ class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
                 lda, ldb = kernel.values.get("lda", M if a_col else K), kernel.values.get("ldb", K if b_col else N)
             extra = kernel.extra()
             kernel = kernel.compiled
-        a, lda = _addressable(A, K, M, lda, stream) if a_col else _addressable(A, M, K, lda, stream)
-        b, ldb = _addressable(B, N, K, ldb, stream) if b_col else _addressable(B, K, N, ldb, stream)
+        a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
+        b, ldb = addressable_pitched(B, N, K, ldb, stream) if b_col else addressable_pitched(B, K, N, ldb, stream)
         self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr, extra, b_col,
                             a_col)
 
@@ -327,26 +327,6 @@ class Tf32TmaLauncher(PackedLauncher):
         params[len(self.OFFSETS)] = ctypes.addressof(extra) if extra is not None else None
         self._fill(base, amap, bmap, a_ptr, b_ptr, c_ptr, M, N, K, lda, ldb, ldc)
         self.launch_packed((grid_x, params_ptr), stream_ptr)
-
-
-def _addressable(X: Any, rows: int, cols: int, pitch: int, stream: Any) -> tuple[Any, int]:
-    """(array, pitch in elements) of the `rows` x `cols` matrix at X (`pitch` elements per row;
-    for a column-major operand, its transpose's rows) as TMA can read it: X itself, or a copy on
-    `stream` whose rows are padded to a multiple of 16 bytes (see wgmma_tma.addressable)."""
-    if pitch == cols or rows <= 1:
-        return addressable(X, rows, cols, stream)
-    if rows == 0 or cols == 0 or tma.matrix_problem("x", X.data.ptr, rows, cols, pitch, 4) is None:
-        return X, pitch
-    import cupy
-
-    mem = cupy.cuda.UnownedMemory(X.data.ptr, ((rows - 1) * pitch + cols) * 4, None, cupy.cuda.runtime.getDevice())
-    flat = cupy.ndarray(((rows - 1) * pitch + cols,), cupy.float32, cupy.cuda.MemoryPointer(mem, 0))
-    view = cupy.lib.stride_tricks.as_strided(flat, (rows, cols), (pitch * 4, 4))
-    padded = -(-cols // 4) * 4
-    with stream:
-        buf = cupy.empty((rows, padded), dtype=cupy.float32)
-        buf.view(cupy.uint32)[:, :cols] = view.view(cupy.uint32)
-    return buf, padded
 
 
 def _launcher(kernel: Any) -> Tf32TmaLauncher:
