@@ -434,7 +434,8 @@ def matmul(a: Any, b: Any, strategy: str = DEFAULT_STRATEGY, out: Any = None, *,
 
     `a` (M x K) and `b` (K x N) are float16, bfloat16, float32 or float64 arrays, mixed dtypes
     promoted as numpy does (bfloat16 with float16 gives float32). float16 and bfloat16 products
-    run on tensor cores (``mma_half``) with float32 accumulation, the result rounded once to the
+    run on tensor cores (``wgmma_tma``, ``mma_half`` and their splits and GEMV rungs, as `auto`
+    picks) with float32 accumulation, the result rounded once to the
     result dtype; ``out_dtype=numpy.float32`` asks for a float32 result instead (None, the
     default, keeps numpy's result dtype; any other value is a ValueError). `strategy` names a
     rung of the ladder (see ``tiled_matmul.STRATEGIES``); `params` set its tile sizes, defaults
