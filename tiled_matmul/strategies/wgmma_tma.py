@@ -342,22 +342,8 @@ def addressable_copy_bytes(rows: int, cols: int, itemsize: int) -> int:
 def addressable(X: Any, rows: int, cols: int, stream: Any) -> tuple[Any, int]:
     """(array, row pitch in elements) of the C-contiguous `rows` x `cols` matrix X as TMA can
     read it: X itself, or a copy on `stream` whose rows are padded to a multiple of 16 bytes
-    (copied as raw words of the item size, whatever the type). The caller keeps the array alive
-    until the launch is queued; CuPy's pool reuses it only after work queued later on the stream."""
-    if rows == 0 or cols == 0 or tma.matrix_problem("x", X.data.ptr, rows, cols, cols, X.itemsize) is None:
-        return X, cols
-    import cupy
-
-    from .. import pad
-
-    pitch = pad.padded(cols, X.itemsize)
-    with stream:
-        buf = cupy.empty((rows, pitch), dtype=X.dtype)
-    # 16-byte stores of the padded rows (zeros past the matrix, which TMA's box bounds keep out of
-    # the product): 10788x370x3430 float16 ran 294 us with a CuPy slice assignment here (its 74 MB
-    # A copied at about 700 GB/s), where cuBLAS takes 134 (scripts/variants_s16/probe_tma_pad.py)
-    pad.pad_into(X.data.ptr, buf.data.ptr, rows, cols, rows, pitch, X.itemsize, stream)
-    return buf, pitch
+    (:func:`addressable_pitched` with the pitch `cols`)."""
+    return addressable_pitched(X, rows, cols, cols, stream)
 
 
 def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int, int, Any]:
@@ -375,9 +361,11 @@ def addressable_pitched(X: Any, rows: int, cols: int, pitch: int, stream: Any) -
     """(array, pitch in elements) of the `rows` x `cols` matrix at X (`pitch` elements per row;
     for a column-major operand, its transpose's rows; X needs only ``.data.ptr``, ``.dtype`` and
     ``.itemsize``) as TMA can read it: X itself, or a copy on `stream` whose rows are padded to a
-    multiple of 16 bytes (see :func:`addressable`)."""
-    if pitch == cols or rows <= 1:
-        return addressable(X, rows, cols, stream)
+    multiple of 16 bytes (copied as raw words of the item size, whatever the type). The caller
+    keeps the array alive until the launch is queued; CuPy's pool reuses it only after work
+    queued later on the stream."""
+    if rows <= 1:
+        pitch = cols  # one row: its pitch is never read
     if rows == 0 or cols == 0 or tma.matrix_problem("x", X.data.ptr, rows, cols, pitch, X.itemsize) is None:
         return X, pitch
     import cupy
@@ -387,6 +375,9 @@ def addressable_pitched(X: Any, rows: int, cols: int, pitch: int, stream: Any) -
     padded = pad.padded(cols, X.itemsize)
     with stream:
         buf = cupy.empty((rows, padded), dtype=X.dtype)
+    # 16-byte stores of the padded rows (zeros past the matrix, which TMA's box bounds keep out of
+    # the product): 10788x370x3430 float16 ran 294 us with a CuPy slice assignment here (its 74 MB
+    # A copied at about 700 GB/s), where cuBLAS takes 134 (scripts/variants_s16/probe_tma_pad.py)
     pad.pad_into(X.data.ptr, buf.data.ptr, rows, cols, rows, padded, X.itemsize, stream, src_pitch=pitch)
     return buf, padded
 
