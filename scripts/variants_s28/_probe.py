@@ -32,19 +32,21 @@ def choice_under(M: int, N: int, K: int, dtype: str, patch):
 
 def precompile(cache: str, kernels, dtype: str = "float32") -> int:
     """Compile each (strategy entry or name, config) of `kernels` for `dtype` into the cubin cache
-    at `cache` (compile.cubin_cache_dir's layout), each once; returns how many."""
+    at `cache` (compile.cubin_cache_dir's layout), each once; returns how many. An item may carry
+    a third element, the ExSpec to render with (operand layouts, an epilogue, a C type)."""
     os.environ["CUPY_CACHE_DIR"] = os.path.abspath(cache)
     from tiled_matmul import compile as tm_compile
     from tiled_matmul import registry
     from tiled_matmul.render import kernel_name, render
 
     seen = set()
-    for entry, cfg in kernels:
+    for entry, cfg, *ex in kernels:
         entry = registry.get(entry) if isinstance(entry, str) else entry
-        if (entry.name, cfg) in seen:
+        spec = ex[0] if ex else None
+        if (entry.name, cfg, spec) in seen:
             continue
-        seen.add((entry.name, cfg))
-        tm_compile.cached_cubin(render(entry, cfg, dtype, None), kernel_name(entry.name, cfg, dtype),
+        seen.add((entry.name, cfg, spec))
+        tm_compile.cached_cubin(render(entry, cfg, dtype, spec), kernel_name(entry.name, cfg, dtype),
                                 cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, dtype)
     return len(seen)
 

@@ -1,21 +1,35 @@
-"""Compile the plain (row-major, no epilogue) kernels of the named TMA rungs, every config, into a
-cubin cache without a GPU (16-bit for wgmma_tma and its split, float32 for wgmma_tma_tf32).
+"""Compile the TMA rungs' kernels into a cubin cache without a GPU (variants_s28/_probe.precompile):
+the plain (row-major, no epilogue) kernel of every config of the named rungs (16-bit for
+wgmma_tma and its split, float32 for wgmma_tma_tf32), and wgmma_tma_tf32's operand-layout kernels
+(every pair a config reads, with and without leading dimensions).
 
     PYTHONPATH=. python3 scripts/variants_s33/precompile_plain.py CACHE_DIR wgmma_tma,wgmma_tma_split_k,wgmma_tma_tf32
 """
-import os, sys
-os.environ["CUPY_CACHE_DIR"] = os.path.abspath(sys.argv[1])
-from tiled_matmul import compile as tm_compile, registry
-from tiled_matmul.render import kernel_name, render
-n = fail = 0
-for name in sys.argv[2].split(","):
-    entry = registry.get(name)
-    for cfg in {entry.default, *entry.configs}:
-        for dt in (("float32",) if name.endswith("tf32") else ("float16", "bfloat16")):
-            try:
-                tm_compile.cached_cubin(render(entry, cfg, dt, None), kernel_name(entry.name, cfg, dt),
-                                        cfg.NVRTC_ARCH or "sm_90", entry.name, cfg, dt)
-                n += 1
-            except Exception as e:
-                fail += 1; print("#", name, cfg, dt, type(e).__name__, str(e)[:100])
-print(n, "kernels", fail, "failed")
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
+
+from _probe import precompile  # noqa: E402
+
+from tiled_matmul import registry  # noqa: E402
+from tiled_matmul.epilogue import ExSpec  # noqa: E402
+
+
+def main() -> None:
+    cache, n = sys.argv[1], 0
+    for name in sys.argv[2].split(","):
+        entry = registry.get(name)
+        configs = {entry.default, *entry.configs}
+        tf32 = name == "wgmma_tma_tf32"
+        todo = [(entry, cfg) for cfg in configs]
+        if tf32:
+            todo += [(entry, cfg, ExSpec("float", a_col=a_col, b_col=b_col, ld=ld))
+                     for cfg in configs for a_col, b_col in cfg.layouts() for ld in (False, True)]
+        for dt in ("float32",) if tf32 else ("float16", "bfloat16"):
+            n += precompile(cache, todo, dt)
+    print(n, "kernels")
+
+
+if __name__ == "__main__":
+    main()
