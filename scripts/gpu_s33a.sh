@@ -4,13 +4,8 @@
 # tests of everything it touches (wgmma_tma, its split-K, tf32's layouts and pitch copy, 16-bit
 # auto, tm.gemm and the layout tests of the TMA rungs), 4 shards side by side; then the general
 # 16-bit calls against cuBLAS, float16 and bfloat16 (probe_half_general.py, six shapes).
-# Cache (CPU): scripts/variants_s32/precompile_layouts.py, scripts/variants_s33/precompile_{plain,tf32_layouts}.py -> scratch/cubin_s32b
-set -u
-cd "$(dirname "$0")/.."
-export PYTHONPATH=.
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export CUPY_CACHE_DIR=$PWD/scratch/cubin_s32b
-nvidia-smi --query-gpu=name --format=csv,noheader
+# Cache (CPU): scripts/variants_s32/precompile_layouts.py, scripts/variants_s33/precompile_plain.py -> scratch/cubin_s32b
+. "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
 T0=$(date +%s)
 for i in 0 1 2 3; do
   TM_SHARD=$i/4 timeout 300 python3 -m pytest -q -p no:cacheprovider --maxfail=20 \

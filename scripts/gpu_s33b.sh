@@ -2,12 +2,7 @@
 # thirty-third session, call 2: the 72 bfloat16 layout tests of wgmma_tma that failed in call 1 on
 # the test's own np.finfo(bfloat16) (numpy 2.5 refuses it; tests/test_gpu_gemm.assert_close now
 # asks ml_dtypes), then wgmma_tma's configs on the transposed 16-bit forms (sweep_layouts.py).
-set -u
-cd "$(dirname "$0")/.."
-export PYTHONPATH=.
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export CUPY_CACHE_DIR=$PWD/scratch/cubin_s32b
-nvidia-smi --query-gpu=name --format=csv,noheader
+. "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
 for i in 0 1 2 3; do
   TM_SHARD=$i/4 timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_gpu_layouts.py -k "wgmma_tma and bfloat16" \
     > "$OUT/s33b_gpu_$i.log" 2>&1 &

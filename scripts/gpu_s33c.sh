@@ -4,12 +4,7 @@
 # dtype to set the threshold, a second to hold it out (probe_half_waves.py; the float16 tuning draw
 # first, then the held-out ones, so that a call cut short keeps what decides). Never ran: the
 # session's device time ran out; run it with scripts/variants_s33/half_waves.patch applied.
-set -u
-cd "$(dirname "$0")/.."
-export PYTHONPATH=.
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export CUPY_CACHE_DIR=$PWD/scratch/cubin_s32b
-nvidia-smi --query-gpu=name --format=csv,noheader
+. "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
 for run in "float16 3301" "float16 3302" "bfloat16 3304" "bfloat16 3303"; do
   set -- $run
   timeout 55 python3 scripts/variants_s33/probe_half_waves.py --dtype $1 --seed $2 --count 4 --near 1 \
