@@ -6,18 +6,10 @@
 # 16-bit calls against cuBLAS, float16 and bfloat16 (probe_half_general.py, six shapes).
 # Cache (CPU): scripts/variants_s32/precompile_layouts.py, scripts/variants_s33/precompile_plain.py -> scratch/cubin_s32b
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
-T0=$(date +%s)
-for i in 0 1 2 3; do
-  TM_SHARD=$i/4 timeout 300 python3 -m pytest -q -p no:cacheprovider --maxfail=20 \
+gpu_shards s33a 300 \
     tests/test_gpu_wgmma_tma_general.py tests/test_gpu_wgmma_tma.py tests/test_gpu_wgmma_tma_split_k.py \
     tests/test_gpu_wgmma_tma_tf32.py tests/test_gpu_wgmma_tma_tf32_layouts.py tests/test_gpu_half.py \
-    "tests/test_gpu_layouts.py" "tests/test_gpu_gemm.py" -k "not (test_gpu_layouts and not wgmma_tma) and not (every_strategy and not wgmma_tma)" \
-    > "$OUT/s33a_gpu_$i.log" 2>&1 &
-done
-wait
-echo "tests took $(( $(date +%s) - T0 )) s"
-for i in 0 1 2 3; do tail -1 "$OUT/s33a_gpu_$i.log"; done
-grep -hE "^E |^FAILED" "$OUT"/s33a_gpu_*.log | head -24
+    "tests/test_gpu_layouts.py" "tests/test_gpu_gemm.py" -k "not (test_gpu_layouts and not wgmma_tma) and not (every_strategy and not wgmma_tma)"
 for dt in float16 bfloat16; do
   forms=plain,a@bT,aT@b,aT@bT,out32; [ $dt = float16 ] && forms=$forms,bias+gelu
   timeout 100 python3 scripts/variants_s32/probe_half_general.py --dtype $dt --forms $forms \

@@ -8,18 +8,10 @@
 # Cache (CPU): scripts/variants_s32/precompile_layouts.py, scripts/variants_s33/precompile_plain.py,
 # scripts/variants_s34/precompile_batched.py -> scratch/cubin_s32b
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
-T0=$(date +%s)
-for i in 0 1 2 3; do
-  TM_SHARD=$i/4 timeout 330 python3 -m pytest -q -p no:cacheprovider --maxfail=20 \
+gpu_shards s34a 330 \
     tests/test_gpu_wgmma_tma_batched.py tests/test_gpu_wgmma_tma_general.py tests/test_gpu_wgmma_tma.py \
     tests/test_gpu_wgmma_tma_split_k.py tests/test_gpu_half.py tests/test_gpu_replay.py \
-    tests/test_gpu_layouts.py tests/test_gpu_gemm.py -k "not (test_gpu_layouts and not wgmma_tma) and not (every_strategy and not wgmma_tma)" \
-    > "$OUT/s34a_gpu_$i.log" 2>&1 &
-done
-wait
-echo "tests took $(( $(date +%s) - T0 )) s"
-for i in 0 1 2 3; do tail -1 "$OUT/s34a_gpu_$i.log"; done
-grep -hE "^E |^FAILED" "$OUT"/s34a_gpu_*.log | head -24
+    tests/test_gpu_layouts.py tests/test_gpu_gemm.py -k "not (test_gpu_layouts and not wgmma_tma) and not (every_strategy and not wgmma_tma)"
 F=tests/test_gpu_wgmma_tma_batched.py
 timeout 90 compute-sanitizer --tool memcheck --print-limit 5 python3 -m pytest -q -p no:cacheprovider \
   "$F::test_batch_in_one_launch[default-aT@bT-(127, 129, 33)-odd-float16]" \
