@@ -11,8 +11,9 @@ import pytest
 import tiled_matmul as tm
 from tiled_matmul import tma
 from tiled_matmul.device import H100_LIMITS as H100
-from tiled_matmul.ptxas import ptxas_report
-from tiled_matmul.render import render
+from tiled_matmul.epilogue import ExSpec
+from tiled_matmul.ptxas import _report, nvcc_path, ptxas_report
+from tiled_matmul.render import kernel_name, render
 from tiled_matmul.strategies.wgmma_tma import TmaLauncher, WgmmaTmaConfig
 
 from .conftest import HAS_NVCC
@@ -267,3 +268,90 @@ def test_launch_plans_are_bounded():
         assert launcher.remember((i,), (1, b"a", b"b")) == (1, b"a", b"b")
     assert len(launcher.plans) <= TmaLauncher.PLANS and (TmaLauncher.PLANS + 9,) in launcher.plans
     assert (0,) not in launcher.plans  # the oldest went first
+
+
+# ---- batches -------------------------------------------------------------------------------------
+def test_batch_maps_are_3d_one_matrix_deep():
+    args = tma.tiled_2d(address=0x10000, rows=100, cols=72, pitch=72, itemsize=2, dtype_code=F16, box_rows=128,
+                        box_cols=64, count=5, batch_stride=100 * 72)
+    assert args.rank == 3 and args.global_dim == (72, 100, 5) and args.global_strides == (144, 14400)
+    assert args.box_dim == (64, 128, 1) and args.element_strides == (1, 1, 1)
+    # a matrix the batch shares (stride 0), or a batched kernel's last launch of one matrix: a
+    # batch of one, read at matrix 0
+    for count, stride in ((5, 0), (1, 7200)):
+        one = tma.tiled_2d(address=0x10000, rows=100, cols=72, pitch=72, itemsize=2, dtype_code=F16, box_rows=128,
+                           box_cols=64, count=count, batch_stride=stride)
+        assert one.global_dim == (72, 100, 1) and one.global_strides[1] % 16 == 0
+    with pytest.raises(ValueError, match=re.escape("a's matrices lie 7204 elements = 14408 bytes apart, not a multiple of 16")):
+        tma.tiled_2d(address=0x10000, rows=100, cols=72, pitch=72, itemsize=2, dtype_code=F16, box_rows=128,
+                     box_cols=64, count=5, batch_stride=7204, name="a")
+    assert tma.batch_problem("b", 1, 7204, 2) is None  # one matrix: the stride is never used
+
+
+def test_batches_share_the_persistent_grid():
+    cfg = ENTRY.default  # 128 x 256 tiles
+    assert cfg.grid(1024, 1024, 132) == (32, 1, 1)  # 32 tiles, one wave
+    assert cfg.grid(1024, 1024, 132, count=8) == (128, 1, 1)  # 256 tiles: 2 waves over 128 CTAs
+    assert cfg.grid(100, 100, 132, count=3) == (3, 1, 1)
+    pair = cfg.replace(cluster_m=2)
+    assert pair.grid(1024, 1024, 132, count=8) == (128, 1, 1)  # 128 super-tiles over 64 clusters
+
+
+def test_batched_kernel_copies_by_matrix_and_takes_the_count():
+    spec = ExSpec("float", batched=True)
+    src = render(ENTRY, ENTRY.default, "float16", spec)
+    assert re.search(r"int flags, int batches, TmExtra ex\)", src)
+    assert "tma_load_3d(a_smem + stage * A_STAGE_BYTES, &tmA, ks * BK, m0, za, bar);" in src
+    assert "&tmB, n0 + 64 * j, ks * BK, zb, bar);" in src and "tma_load_2d(" not in src.split("extern \"C\"")[1]
+    assert "tma_store_3d(&tmC, c_part + b * C_BOX_BYTES, n0 + 64 * b, row0, tm_batch);" in src
+    assert "OutT* const c_rows = C_b + (size_t)row0 * ldc + n0;" in src
+    pair = render(ENTRY, ENTRY.default.replace(cluster_m=2), "float16", spec)
+    assert "tma_load_3d_multicast(b_smem" in pair
+    f32 = render(ENTRY, ENTRY.default.replace(out_bits=32), "float16", ExSpec("float", batched=True, beta=True,
+                                                                               out_ctype="float"))
+    assert "store_pair(C_b + (size_t)row * ldc + col" in f32 and "ex.cin = cin0 + (size_t)tm_batch * ex.scin;" in f32
+    # the unbatched kernels render none of it (their sources are what the earlier GPU runs compiled)
+    for plain in (render(ENTRY, ENTRY.default, "float16"), render(ENTRY, ENTRY.default, "float16",
+                                                                  ExSpec("float", alpha=True, a_col=True))):
+        assert "tma_load_3d" not in plain and "batches" not in plain and "C_b" not in plain
+
+
+def test_batched_launch_buffer_carries_the_count():
+    from tiled_matmul.strategies.wgmma_tma import CountTmaLauncher
+
+    assert CountTmaLauncher.OFFSETS == (*TmaLauncher.OFFSETS, 412) and 416 <= CountTmaLauncher.SIZE
+    launcher = object.__new__(CountTmaLauncher)
+    grid_x, _, keep = launcher.pack_count(9, b"a" * 128, b"b" * 128, b"c" * 128, 0x1000, 5, 6, 7, 8, 12, 33)
+    params = keep[1]
+    assert grid_x == 9 and len(params) == 10
+    assert [ctypes.c_int32.from_address(params[4 + i]).value for i in range(6)] == [5, 6, 7, 8, 12, 33]
+    extra = ctypes.c_int64(77)
+    _, _, kept = launcher.with_extra((grid_x, None, keep), extra)
+    assert kept[1][10] == ctypes.addressof(extra)  # the TmExtra struct after the count
+
+
+def test_a_batch_on_an_unbatched_kernel_is_refused():
+    from tiled_matmul.strategies.wgmma_tma import Batch
+
+    class Kern:  # an unbatched kernel, as the plain path compiles it
+        dtype = tm.dtypes.as_dtype("float16")
+        device = 0
+        ex = None
+        _companions: dict = {}
+
+    with pytest.raises(ValueError, match="a batch launched on a kernel rendered unbatched"):
+        ENTRY.default.launch_strided(Kern(), 0x1000, 64, 0x2000, 64, 0x3000, 64, 16, 64, 64, 0,
+                                     batch=Batch(2, 1024, 4096, 1024))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg", ENTRY.configs, ids=[c.tag() for c in ENTRY.configs])
+@pytest.mark.parametrize("spec", [ExSpec("float", batched=True), ExSpec("float", batched=True, alpha=True, beta=True,
+                                                                          bias=1, activation="gelu")],
+                         ids=["batched", "batched_epilogue"])
+def test_batched_kernels_compile_without_spills(cfg, spec):
+    rep = _report(nvcc_path(), render(ENTRY, cfg, "bfloat16", spec), "sm_90a", kernel_name("wgmma_tma", cfg, "bfloat16"),
+                  f"wgmma_tma {cfg.tag()} {spec.tag()}")
+    assert rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log

@@ -320,9 +320,9 @@ def test_gemm_on_a_large_float32_product_keeps_this_kernel():
     assert execute.extras_needed(2, True, False, True) - cfg.EXTRAS == {"batch"}
     assert execute.extras_needed(1, False, False, False) - cfg.EXTRAS == {"layouts"}
     assert not execute.extras_needed(1, False, False, True)  # a plain matmul needs nothing
-    half = tm.STRATEGIES["wgmma_tma"].config_cls  # the 16-bit rung takes epilogues too (thirty-second session)
+    half = tm.STRATEGIES["wgmma_tma"].config_cls  # the 16-bit rung takes epilogues and batches too
     assert not execute.extras_needed(1, True, False, True) - half.EXTRAS
-    assert execute.extras_needed(2, True, False, True) - half.EXTRAS == {"batch"}
+    assert not execute.extras_needed(2, True, False, True) - half.EXTRAS
 
 
 def test_launch_buffer_passes_the_extra_struct_last():

@@ -460,7 +460,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             shape_m = -(-m // bm) * bm * count
             kern = _untransposed(resolve_kernel(shape_m, N, K, dt, device))
         # A rung without the batch, epilogue, layout or out_dtype hooks this call needs (Config.EXTRAS:
-        # wgmma_tma has none, wgmma_tma_tf32 the epilogue) picked for it: `auto`'s cp.async rung for the
+        # wgmma_tma_tf32 takes the epilogue, not batches) picked for it: `auto`'s cp.async rung for the
         # dtype and mode instead (dispatch.plain_choice). Layouts a rung declares (Config.LAYOUTS) it
         # reads through its own arguments. An explicitly named strategy (a fixed resolver) is kept,
         # and raises below, naming what its template lacks.

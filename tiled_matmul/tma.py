@@ -1,12 +1,12 @@
 """TMA tensor maps: the arguments of ``cuTensorMapEncodeTiled`` (a pure function, testable without a
 GPU), their encoding through the driver (ctypes on ``libcuda.so.1``), and a cache of encoded maps.
 
-A tensor map describes a 2-D row-major matrix in global memory and the box one TMA copy moves into
-shared memory. The driver's rules (CUDA driver API, "Tensor Map Object Management") that matter
+A tensor map describes a 2-D row-major matrix (or a batch of them, as a third dimension) in global
+memory and the box one TMA copy moves into shared memory. The driver's rules (CUDA driver API, "Tensor Map Object Management") that matter
 here, all checked by :func:`tiled_2d` before the driver sees them:
 
-- the global address is 16-byte aligned; every row pitch (``globalStrides``) is a multiple of 16
-  bytes (and < 2**40); every dimension is 1 .. 2**32;
+- the global address is 16-byte aligned; every row pitch and batch stride (``globalStrides``) is a
+  multiple of 16 bytes (and < 2**40); every dimension is 1 .. 2**32;
 - every box dimension is 1 .. 256, the inner one a multiple of 16 bytes; with a swizzle the inner
   box is at most the swizzle span (128 bytes for ``SWIZZLE_128B``).
 
@@ -79,12 +79,37 @@ def matrix_problem(name: str, address: int, rows: int, cols: int, pitch: int, it
     return None
 
 
+def batch_problem(name: str, count: int, stride: int, itemsize: int) -> "str | None":
+    """Why TMA cannot step through `count` matrices `stride` elements apart (None when it can): the
+    stride is a third dimension's pitch, so a multiple of 16 bytes; a stride of 0 (one matrix
+    broadcast over the batch) is described as one matrix, whatever its value."""
+    if count > 1 and stride and (stride * itemsize) % ALIGN:
+        return (f"{name}'s matrices lie {stride} elements = {stride * itemsize} bytes apart, not a multiple of "
+                f"{ALIGN} (TMA needs {ALIGN}-byte batch strides)")
+    if count > 1 and (stride < 0 or stride * itemsize >= 2**40):
+        return f"{name}'s batch stride {stride} is out of a TMA tensor map's range"
+    return None
+
+
 def tiled_2d(*, address: int, rows: int, cols: int, pitch: int, itemsize: int, dtype_code: int, box_rows: int,
-             box_cols: int, swizzle: int = 128, l2_promotion: int = 256, name: str = "matrix") -> TiledArgs:
+             box_cols: int, swizzle: int = 128, l2_promotion: int = 256, name: str = "matrix",
+             count: "int | None" = None, batch_stride: int = 0) -> TiledArgs:
     """The :class:`TiledArgs` for a rows x cols row-major matrix (`pitch` elements per row) copied in
     box_rows x box_cols boxes, swizzled by `swizzle` bytes. Raises ValueError naming the broken
-    rule (see the module docstring); a matrix with a single row may have any pitch."""
-    problem = matrix_problem(name, address, rows, cols, pitch, itemsize)
+    rule (see the module docstring); a matrix with a single row may have any pitch.
+
+    With a `count` (a batched kernel's operand, 3-D copies; None: a 2-D map), `count` such matrices
+    `batch_stride` elements apart, as a 3-D map {cols, rows, count} whose boxes are one matrix deep
+    (box coordinate 2 picks the matrix). A stride of 0 (one matrix shared by the batch) gives a 3-D
+    map of one matrix: the kernel reads it at coordinate 0.
+
+    >>> a = tiled_2d(address=0x7f0000000000, rows=100, cols=64, pitch=64, itemsize=2, dtype_code=6,
+    ...              box_rows=128, box_cols=64, count=3, batch_stride=6400)
+    >>> a.global_dim, a.global_strides, a.box_dim
+    ((64, 100, 3), (128, 12800), (64, 128, 1))
+    """
+    problem = matrix_problem(name, address, rows, cols, pitch, itemsize) or batch_problem(name, count or 1,
+                                                                                          batch_stride, itemsize)
     if problem:
         raise ValueError(problem)
     if rows < 1 or cols < 1:
@@ -100,6 +125,15 @@ def tiled_2d(*, address: int, rows: int, cols: int, pitch: int, itemsize: int, d
         raise ValueError(f"box rows of {inner} bytes exceed the {swizzle}-byte swizzle span")
     # A single-row matrix's pitch is never used; give the driver a legal one.
     stride = pitch * itemsize if rows > 1 else -(-max(cols, 1) * itemsize // ALIGN) * ALIGN
+    if count is not None:
+        if count < 1:
+            raise ValueError(f"{name}: a batch of {count} matrices; a tensor map needs at least one")
+        # a shared matrix (stride 0) is a batch of one; its unused stride a legal one
+        many = batch_stride != 0 and count > 1
+        step = batch_stride * itemsize if many else stride * rows
+        return TiledArgs(dtype_code=dtype_code, address=address, global_dim=(cols, rows, count if many else 1),
+                         global_strides=(stride, step), box_dim=(box_cols, box_rows, 1), element_strides=(1, 1, 1),
+                         swizzle=SWIZZLE[swizzle], l2_promotion=L2_PROMOTION[l2_promotion])
     return TiledArgs(dtype_code=dtype_code, address=address, global_dim=(cols, rows), global_strides=(stride,),
                      box_dim=(box_cols, box_rows), element_strides=(1, 1), swizzle=SWIZZLE[swizzle],
                      l2_promotion=L2_PROMOTION[l2_promotion])
@@ -145,14 +179,15 @@ class MapCache:
         self.encoded = 0  #: maps encoded so far (tests check that repeats hit)
 
     def get(self, address: int, rows: int, cols: int, pitch: int, itemsize: int, dtype_code: int, box_rows: int,
-            box_cols: int, name: str = "matrix", swizzle: int = 128) -> bytes:
-        key = (address, rows, cols, pitch, itemsize, dtype_code, box_rows, box_cols, swizzle)
+            box_cols: int, name: str = "matrix", swizzle: int = 128, count: "int | None" = None,
+            batch_stride: int = 0) -> bytes:
+        key = (address, rows, cols, pitch, itemsize, dtype_code, box_rows, box_cols, swizzle, count, batch_stride)
         hit = self._maps.get(key)
         if hit is not None:
             return hit
         data = encode(tiled_2d(address=address, rows=rows, cols=cols, pitch=pitch, itemsize=itemsize,
                                dtype_code=dtype_code, box_rows=box_rows, box_cols=box_cols, name=name,
-                               swizzle=swizzle))
+                               swizzle=swizzle, count=count, batch_stride=batch_stride))
         with self._lock:
             self._maps[key] = data
             self.encoded += 1
@@ -164,5 +199,6 @@ class MapCache:
 #: the process-wide cache the kernels' launches use
 MAPS = MapCache()
 
-__all__ = ["TiledArgs", "DATA_TYPE", "SWIZZLE", "L2_PROMOTION", "MAP_BYTES", "ALIGN", "matrix_problem", "tiled_2d",
+__all__ = ["TiledArgs", "DATA_TYPE", "SWIZZLE", "L2_PROMOTION", "MAP_BYTES", "ALIGN", "matrix_problem", "batch_problem",
+           "tiled_2d",
            "encode", "MapCache", "MAPS"]

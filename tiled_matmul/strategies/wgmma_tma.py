@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..configs import ALL_LAYOUTS, Config, cdiv
 from ..device import DeviceLimits, device_limits
@@ -68,8 +68,9 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     (half of B's copies per CTA).
 
     Epilogues (alpha, beta, bias, activations, user expressions: ``tm.gemm``) are applied in
-    float32 as each consumer writes its part of C, before the one rounding. Batches are not read
-    (``EXTRAS``): `auto` runs the cp.async rung for those.
+    float32 as each consumer writes its part of C, before the one rounding. A batch (``a @ b`` on
+    3-D operands) is one launch: the persistent CTAs walk every matrix's tiles, matrix by matrix,
+    through 3-D tensor maps (an operand the batch shares is read as one matrix).
 
     Operand layouts (:attr:`LAYOUTS`): A and B each row-major or column-major (``a.T``, ``w.T``,
     Fortran order), each with its own leading dimension, read in place: 16-bit wgmma reads either
@@ -86,9 +87,10 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     SUPPORTED_DTYPES: ClassVar[tuple[str, ...]] = ("float16", "bfloat16")
     # TENSOR_CORES and PRECISIONS keep Config's defaults: they name float32 modes (TF32 splits),
     # and 16-bit products are exact in the float32 accumulator.
-    #: the epilogue hooks (TmExtra last, after flags; applied as each consumer writes C); batches run
-    #: on `auto`'s cp.async rung; "out_dtype" with out_bits=32 (:meth:`extras`)
-    EXTRAS: ClassVar[frozenset[str]] = frozenset({"epilogue"})
+    #: the epilogue hooks (TmExtra last, after flags; applied as each consumer writes C), batches
+    #: (3-D tensor maps, the batch count after flags: the template's BATCHED); "out_dtype" with
+    #: out_bits=32 (:meth:`extras`)
+    EXTRAS: ClassVar[frozenset[str]] = frozenset({"epilogue", "batch"})
     #: every (A column-major, B column-major) pair, read in place through the tensor maps (template
     #: A_COL / B_COL; the maps carry the leading dimensions)
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ALL_LAYOUTS
@@ -119,14 +121,16 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         """Tiles a cluster computes one at a time: (cluster_m bm) x bn super-tiles."""
         return cdiv(M, self.bm * self.cluster_m) * cdiv(N, self.bn)
 
-    def grid(self, M: int, N: int, sms: "int | None" = None, clusters: "int | None" = None) -> tuple[int, int, int]:
+    def grid(self, M: int, N: int, sms: "int | None" = None, clusters: "int | None" = None,
+             count: int = 1) -> tuple[int, int, int]:
         """Persistent: at most one CTA per SM (`sms`; the current device's count when None) and as
         many clusters of cluster_m CTAs as run at once (`clusters`; sms // cluster_m when None),
-        and no more than the tiles need: the fewest clusters that take the same number of waves."""
+        and no more than the tiles of `count` matrices need: the fewest clusters that take the same
+        number of waves."""
         if sms is None:
             sms = device_limits(None).sm_count
         most = max(1, clusters if clusters is not None else sms // self.cluster_m)
-        tiles = self.tiles(M, N)
+        tiles = self.tiles(M, N) * count
         # as many waves of tiles as `most` clusters need, spread evenly: no cluster walks more
         # tiles than with `most`, and the SMs left idle cost nothing (4096^3 in 128 x 256
         # tiles: 512 tiles = 4 waves of 128, not 3.9 waves of 132)
@@ -202,7 +206,8 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         """The :meth:`tiled_matmul.tma.MapCache.get` arguments (address, rows, cols, pitch,
         itemsize, dtype code, box rows, box cols, name) of A's and B's maps, as the template's
         Layouts read them: A's box bm rows x 64 k (with `a_col`, Aᵀ's 64 k x 64 m), B's 64 k x 64 n
-        (with `b_col`, Bᵀ's 64 n x 64 k). Testable without a GPU."""
+        (with `b_col`, Bᵀ's 64 n x 64 k). Testable without a GPU. (A batch's maps take the count
+        and each operand's batch stride as well: :meth:`tensor_maps`.)"""
         dt = as_dtype(dt)
         isz, code = dt.itemsize, tma.DATA_TYPE[dt.name]
         a = (a_ptr, K, M, lda, isz, code, self.BK, 64, "a") if a_col else (a_ptr, M, K, lda, isz, code, self.bm, self.BK, "a")
@@ -210,22 +215,30 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         return a, b
 
     def tensor_maps(self, dt: Any, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
-                    a_col: bool = False, b_col: bool = False) -> tuple[bytes, bytes]:
-        """The encoded tensor maps of A and B (:meth:`map_args`; cached in :data:`tiled_matmul.tma.MAPS`)."""
-        return tuple(tma.MAPS.get(*args[:-1], name=args[-1])  # type: ignore[return-value]
-                     for args in self.map_args(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col))
+                    a_col: bool = False, b_col: bool = False,
+                    batch: "Batch | None" = None) -> tuple[bytes, bytes]:
+        """The encoded tensor maps of A and B (:meth:`map_args`; cached in :data:`tiled_matmul.tma.MAPS`),
+        3-D over `batch`'s matrices for a batched kernel."""
+        strides = (batch.sa, batch.sb) if batch is not None else (0, 0)
+        count = batch.count if batch is not None else None
+        return tuple(tma.MAPS.get(*args[:-1], name=args[-1], count=count, batch_stride=stride)  # type: ignore[return-value]
+                     for args, stride in zip(self.map_args(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col), strides))
 
-    def c_map(self, dt: Any, M: int, N: int, c_ptr: int, ldc: int) -> "bytes | None":
+    def c_map(self, dt: Any, M: int, N: int, c_ptr: int, ldc: int, batch: "Batch | None" = None) -> "bytes | None":
         """The tensor map the TMA-store epilogue writes C through (boxes of 64 columns x one
-        consumer's bm/2 rows), or None where it does not apply (then the kernel stores from
-        registers): float32 C; C's base address or row pitch off 16 bytes; or rows whose length
-        is not a multiple of 16 bytes (N % 8 != 0), as TMA stores past the last column up to the
-        next 16-byte boundary (measured on an H100: a padded C had those columns written)."""
+        consumer's bm/2 rows; 3-D over `batch`'s matrices), or None where it does not apply (then
+        the kernel stores from registers): float32 C; C's base address, row pitch or batch stride
+        off 16 bytes; or rows whose length is not a multiple of 16 bytes (N % 8 != 0), as TMA
+        stores past the last column up to the next 16-byte boundary (measured on an H100: a padded
+        C had those columns written)."""
         dt = as_dtype(dt)
+        count, sc = (batch.count, batch.sc) if batch is not None else (None, 0)
         if (self.out_bits != 16 or (N * dt.itemsize) % tma.ALIGN
-                or tma.matrix_problem("c", c_ptr, M, N, ldc, dt.itemsize)):
+                or tma.matrix_problem("c", c_ptr, M, N, ldc, dt.itemsize)
+                or (batch is not None and ((count > 1 and sc == 0) or tma.batch_problem("c", count, sc, dt.itemsize)))):
             return None
-        return tma.MAPS.get(c_ptr, M, N, ldc, dt.itemsize, tma.DATA_TYPE[dt.name], self.bm // 2, 64, "c")
+        return tma.MAPS.get(c_ptr, M, N, ldc, dt.itemsize, tma.DATA_TYPE[dt.name], self.bm // 2, 64, "c",
+                            count=count, batch_stride=sc)
 
     def launch(self, kernel: Any, A: Any, B: Any, C: Any, M: int, N: int, K: int, flags: int, stream: Any) -> None:
         """C = A @ B (`flags` is ignored: this kernel computes its own from C). `kernel` is the
@@ -240,16 +253,17 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         the two copies move 72 MB, a few percent of the product's time, where the cp.async rung on
         the unpadded rows runs at 0.64x cuBLAS. ValueError when C's item size is not this config's
         output's."""
-        lda, ldb, a_col, b_col, extra = K, N, False, False, None
+        lda, ldb, a_col, b_col, extra, batch = K, N, False, False, None, None
         if isinstance(kernel, ExLaunch):
             spec = kernel.spec
-            if (kernel.batch != 1 or spec.batched
-                    or spec.out_ctype not in (None, "float" if self.out_bits == 32 else None)):
-                raise ValueError(f"wgmma_tma computes single 2-D products (any operand layout, an epilogue), C in "
-                                 f"its out_bits' type; this call asks for {spec.tag()}: use another strategy (or "
-                                 "out_bits=32 for a float32 C)")
+            if (kernel.batch != 1 and not spec.batched) or spec.out_ctype not in (None, "float" if self.out_bits == 32
+                                                                                  else None):
+                raise ValueError(f"wgmma_tma writes C in its out_bits' type; this call asks for {spec.tag()}: use "
+                                 "another strategy (or out_bits=32 for a float32 C)")
             a_col, b_col = spec.a_col, spec.b_col
             lda, ldb = kernel.values.get("lda", M if a_col else K), kernel.values.get("ldb", K if b_col else N)
+            if spec.batched:
+                batch = Batch(kernel.batch, kernel.values["sa"], kernel.values["sb"], kernel.out_batch_stride)
             extra = kernel.extra()
             kernel = kernel.compiled
         else:
@@ -261,62 +275,102 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                 if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
                     launcher.launch_packed(plan, stream.ptr)
                     return
-        a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
-        b, ldb = addressable_pitched(B, N, K, ldb, stream) if b_col else addressable_pitched(B, K, N, ldb, stream)
+        if batch is not None:
+            count = batch.count
+            a, lda, sa = addressable_batch(A, *((K, M) if a_col else (M, K)), lda, count, batch.sa, stream)
+            b, ldb, sb = addressable_batch(B, *((N, K) if b_col else (K, N)), ldb, count, batch.sb, stream)
+            batch = Batch(count, sa, sb, batch.sc)
+        else:
+            a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
+            b, ldb = addressable_pitched(B, N, K, ldb, stream) if b_col else addressable_pitched(B, K, N, ldb, stream)
         self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
-                            c_itemsize=C.itemsize, a_col=a_col, b_col=b_col, extra=extra)
+                            c_itemsize=C.itemsize, a_col=a_col, b_col=b_col, extra=extra, batch=batch)
 
     def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
                        M: int, N: int, K: int, stream_ptr: int, c_itemsize: "int | None" = None,
-                       a_col: bool = False, b_col: bool = False, extra: Any = None) -> None:
+                       a_col: bool = False, b_col: bool = False, extra: Any = None,
+                       batch: "Batch | None" = None) -> None:
         """C = A @ B with row pitches lda, ldb, ldc (elements), on the stream at `stream_ptr`; with
         `a_col` A is column-major (K x M rows of m, `lda` elements each), with `b_col` B is (N x K
         rows of k, `ldb`), and `kernel` must then be rendered for that layout (ExSpec a_col, b_col);
         `extra`: the TmExtra struct (a ctypes value) of a kernel rendered with an ExSpec, passed
-        last."""
+        last; `batch`: the count and batch strides of a kernel rendered batched (ExSpec batched),
+        whose matrix i of A, B and C starts i * sa, i * sb, i * sc elements after the pointers."""
         dt = kernel.dtype
         osz = 4 if self.out_bits == 32 else 2
         if c_itemsize is not None and c_itemsize != osz:
             raise ValueError(f"wgmma_tma with out_bits={self.out_bits} writes {self.out_dtype(dt)}; C has "
                              f"{c_itemsize}-byte elements")
-        if M == 0 or N == 0:
+        count = batch.count if batch is not None else 1
+        if M == 0 or N == 0 or count == 0:
             return
         keep = None
         if K == 0:
             if extra is None or not kernel.ex.epilogue:
-                zero_rows(c_ptr, M, N, ldc, osz, stream_ptr)
+                for i in range(count):
+                    zero_rows(c_ptr + i * (batch.sc if batch is not None else 0) * osz, M, N, ldc, osz, stream_ptr)
                 return
-            # C = the epilogue of an empty sum: the kernel over one k of zeros (it needs K >= 1)
+            # C = the epilogue of an empty sum: the kernel over one k of zeros (it needs K >= 1),
+            # one pair of zero operands shared by the whole batch
             if a_col or b_col:
                 raise ValueError("wgmma_tma: K = 0 with an epilogue is run row-major only")
             a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
-        key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col)
+            if batch is not None:
+                batch = Batch(count, 0, 0, batch.sc)
+        key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, batch)
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
+            ex = getattr(kernel, "ex", None)
+            if (batch is None) != (ex is None or not ex.batched):
+                raise ValueError(f"wgmma_tma: a {'batch' if batch is not None else 'single product'} launched on a "
+                                 f"kernel rendered {'unbatched' if batch is not None else 'for batches'}")
             problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize, a_col, b_col)
+            if batch is not None:
+                problem = (problem or tma.batch_problem("a", count, batch.sa, dt.itemsize)
+                           or tma.batch_problem("b", count, batch.sb, dt.itemsize))
             if problem:
                 raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
                                  "use another strategy (or copy them to 16-byte-aligned rows)")
             launcher = _launcher(kernel)
-            amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col)
-            cmap = self.c_map(dt, M, N, c_ptr, ldc)
-            grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters)
-            # flags: bit 0 paired stores (C keeps column pairs aligned), bit 1 TMA stores
-            flags = int(c_ptr % (2 * osz) == 0 and ldc % 2 == 0) | (2 if cmap is not None else 0)
-            plan = launcher.remember(key, launcher.pack(grid[0], amap, bmap, cmap if cmap is not None else amap,
-                                                        c_ptr, M, N, K, ldc, flags))
+            amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col, batch)
+            cmap = self.c_map(dt, M, N, c_ptr, ldc, batch)
+            grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters, count)
+            # flags: bit 0 paired stores (C keeps column pairs aligned; over a batch, every
+            # matrix's), bit 1 TMA stores, bits 2 and 3 A's and B's matrices step with the batch
+            # (clear: the batch shares one)
+            paired = c_ptr % (2 * osz) == 0 and ldc % 2 == 0 and (batch is None or batch.sc % 2 == 0)
+            flags = int(paired) | (2 if cmap is not None else 0)
+            if batch is not None:
+                flags |= (4 if batch.sa else 0) | (8 if batch.sb else 0)
+            cmap = cmap if cmap is not None else amap  # (unread without flags bit 1)
+            plan = launcher.remember(key, launcher.pack(grid[0], amap, bmap, cmap, c_ptr, M, N, K, ldc, flags)
+                                     if batch is None else
+                                     launcher.pack_count(grid[0], amap, bmap, cmap, c_ptr, M, N, K, ldc, flags, count))
         launcher.launch_packed(plan if extra is None else launcher.with_extra(plan, extra), stream_ptr)
         del keep  # (the zero operands: CuPy's pool reuses them only for work queued after this launch)
 
 
 def _plan_key(a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int, M: int, N: int,
-              K: int, a_col: bool = False, b_col: bool = False) -> tuple:
+              K: int, a_col: bool = False, b_col: bool = False, batch: "Batch | None" = None) -> tuple:
     """What a kept launch plan of the wgmma_tma kernel is looked up by (TmaLauncher.plans): the
-    operands' addresses, pitches and layouts and the shape (launch's hot path and launch_strided
-    alike), which with C's address fix every argument of the launch. (Each layout's kernel keeps
-    its own plans; the layouts are in the key for a caller that launches one kernel both ways.)"""
-    return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col)
+    operands' addresses, pitches and layouts, the shape and the batch (launch's hot path and
+    launch_strided alike), which with C's address fix every argument of the launch. (Each
+    layout's kernel keeps its own plans; the layouts are in the key for a caller that launches
+    one kernel both ways.)"""
+    if batch is None:
+        return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col)
+    return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, *batch)
+
+
+class Batch(NamedTuple):
+    """A batched launch: `count` matrices, the i-th of A, B and C `i * sa`, `i * sb`, `i * sc`
+    elements after the first (a stride of 0: one matrix the batch shares)."""
+
+    count: int
+    sa: int
+    sb: int
+    sc: int
 
 
 def persistent_count(tiles: int, most: int) -> int:
@@ -355,6 +409,39 @@ def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int,
         a = cupy.zeros((M, 8), dtype=cupy.uint16)
         b = cupy.zeros((1, -(-N // 8) * 8), dtype=cupy.uint16)
     return a.data.ptr, 8, b.data.ptr, b.shape[1], 1, (a, b)
+
+
+def addressable_batch(X: Any, rows: int, cols: int, pitch: int, count: int, stride: int,
+                      stream: Any) -> tuple[Any, int, int]:
+    """(array, pitch, batch stride, in elements) of `count` `rows` x `cols` matrices `stride`
+    elements apart from X (`pitch` elements per row; 0: one matrix the batch shares) as TMA can
+    read them: X itself, or a copy on `stream` of every matrix into rows padded to 16 bytes, one
+    after the other (:func:`addressable_pitched`'s copy, matrix by matrix, or in one pass where the
+    matrices are stacked rows of one pitch)."""
+    if stride == 0 or count <= 1:
+        buf, pitch = addressable_pitched(X, rows, cols, pitch, stream)
+        return buf, pitch, stride
+    if rows <= 1:
+        pitch = cols  # one row: its pitch is never read
+    isz = X.itemsize
+    if rows == 0 or cols == 0 or not (tma.matrix_problem("x", X.data.ptr, rows, cols, pitch, isz)
+                                      or tma.batch_problem("x", count, stride, isz)):
+        return X, pitch, stride
+    import cupy
+
+    from .. import pad
+
+    padded = pad.padded(cols, isz)
+    with stream:
+        buf = cupy.empty((count, rows, padded), dtype=X.dtype)
+    if rows == 1 or stride == rows * pitch:  # the batch is count * rows rows of one pitch
+        pad.pad_into(X.data.ptr, buf.data.ptr, count * rows, cols, count * rows, padded, isz, stream,
+                     src_pitch=stride if rows == 1 else pitch)
+    else:
+        for i in range(count):
+            pad.pad_into(X.data.ptr + i * stride * isz, buf.data.ptr + i * rows * padded * isz, rows, cols, rows,
+                         padded, isz, stream, src_pitch=pitch)
+    return buf, padded, rows * padded
 
 
 def addressable_pitched(X: Any, rows: int, cols: int, pitch: int, stream: Any) -> tuple[Any, int]:
@@ -476,6 +563,20 @@ class TmaLauncher(PackedLauncher):
         return grid_x, params_ptr, (raw, params)
 
 
+class CountTmaLauncher(TmaLauncher):
+    """wgmma_tma's arguments and one int after `flags`: the batch count of a batched kernel (the
+    template's BATCHED), or wgmma_tma_split_k's slice count."""
+
+    OFFSETS = (*TmaLauncher.OFFSETS, 412)
+
+    def pack_count(self, grid_x: int, amap: bytes, bmap: bytes, cmap: bytes, c_ptr: int, M: int, N: int, K: int,
+                   ldc: int, flags: int, count: int) -> tuple:
+        """:meth:`pack` with the count."""
+        grid_x, params_ptr, keep = self.pack(grid_x, amap, bmap, cmap, c_ptr, M, N, K, ldc, flags)
+        ctypes.c_int32.from_address(keep[1][len(self.OFFSETS) - 1]).value = count
+        return grid_x, params_ptr, keep
+
+
 def kept_launcher(kernel: Any, key: str, make: Any) -> Any:
     """The launcher `make()` builds for a CompiledKernel, built on first use and kept with the
     kernel under `key` (its companions)."""
@@ -487,9 +588,12 @@ def kept_launcher(kernel: Any, key: str, make: Any) -> Any:
 
 
 def _launcher(kernel: Any) -> TmaLauncher:
-    """The TmaLauncher of a CompiledKernel (built on first use, kept with the kernel)."""
-    return kept_launcher(kernel, "__tma__", lambda: TmaLauncher(kernel.raw, kernel.config.block(), kernel.smem_bytes,
-                                                                kernel.config.cluster_m))
+    """The TmaLauncher of a CompiledKernel (a CountTmaLauncher for a kernel rendered batched; built
+    on first use, kept with the kernel)."""
+    ex = getattr(kernel, "ex", None)
+    cls = CountTmaLauncher if ex is not None and ex.batched else TmaLauncher
+    return kept_launcher(kernel, "__tma__", lambda: cls(kernel.raw, kernel.config.block(), kernel.smem_bytes,
+                                                        kernel.config.cluster_m))
 
 
 class _LaunchConfig(ctypes.Structure):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -10,7 +9,7 @@ from ..configs import CappedSplitK, cdiv
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT16, DType
 from ..strategy import Strategy
-from .wgmma_tma import TmaLauncher, WgmmaTmaConfig, addressable, kept_launcher, persistent_count, zero_rows
+from .wgmma_tma import CountTmaLauncher, WgmmaTmaConfig, addressable, kept_launcher, persistent_count, zero_rows
 
 
 @dataclass(frozen=True)
@@ -109,18 +108,14 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
         self.launch_reduce(kernel, work.ptr, C, M, N, 2 if (M * N) % 4 == 0 else 0, stream, slices)
 
 
-class SplitTmaLauncher(TmaLauncher):
+class SplitTmaLauncher(CountTmaLauncher):
     """The split kernel's arguments: wgmma_tma's (tmA, tmB, tmC, C, M, N, K, ldc, flags) and the
     slice count."""
-
-    OFFSETS = (*TmaLauncher.OFFSETS, 412)
 
     def pack_split(self, grid_x: int, amap: bytes, bmap: bytes, work_ptr: int, M: int, N: int, K: int,
                    flags: int, slices: int) -> tuple:
         """The plan's launch into the workspace at `work_ptr` (ldc = N)."""
-        grid_x, params_ptr, keep = self.pack(grid_x, amap, bmap, amap, work_ptr, M, N, K, N, flags)
-        ctypes.c_int32.from_address(keep[1][len(self.OFFSETS) - 1]).value = slices
-        return grid_x, params_ptr, keep
+        return self.pack_count(grid_x, amap, bmap, amap, work_ptr, M, N, K, N, flags, slices)
 
 
 def _launcher(kernel: Any) -> SplitTmaLauncher:
