@@ -1,6 +1,6 @@
 #!/bin/bash
-# thirty-fourth session (never ran: no machine could be had; run it with
-# scripts/variants_s34/wgmma_tma_batched.patch applied): wgmma_tma's batches (one launch over every matrix's tiles, 3-D
+# thirty-fourth session (ran in the thirty-fifth, H200, with scripts/variants_s34/wgmma_tma_batched.patch
+# applied; results/h200/session35/; the change shipped in d64bf3d): wgmma_tma's batches (one launch over every matrix's tiles, 3-D
 # tensor maps) — its GPU tests (tests/test_gpu_wgmma_tma_batched.py), the GPU tests of what the
 # change touches (wgmma_tma plain and general, its split-K's launcher, 16-bit auto and batches,
 # tm.gemm and the layout tests on wgmma_tma, replays), 4 shards side by side; memcheck on a few

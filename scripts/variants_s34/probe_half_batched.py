@@ -17,12 +17,26 @@ SHAPES = [(8, 4096, 4096, 4096), (8, 2048, 2048, 2048), (32, 1024, 1024, 1024), 
           (4, 3000, 2000, 1536), (96, 512, 512, 64), (96, 512, 64, 512), (16, 1000, 1000, 999)]
 
 
+def alternating(calls: dict, flush, base: str = "auto", rounds: int = 3) -> tuple[dict, dict]:
+    """Each of `calls` (label -> function) timed in `rounds` alternating rounds (CUDA-event medians
+    of 5 after 2 warm-ups, L2 flushed before each call): label -> median µs, and label -> the
+    median over the rounds of its time / `base`'s."""
+    from tiled_matmul.measure import time_fn
+
+    t = {k: [] for k in calls}
+    for _ in range(rounds):
+        for k, f in calls.items():
+            t[k].append(time_fn(lambda i, f=f: f(), repeat=5, warmup=2, flush=flush).median_ms)
+    us = {k: statistics.median(v) * 1e3 for k, v in t.items()}
+    return us, {k: statistics.median(b / a for a, b in zip(t[base], t[k])) for k in calls}
+
+
 def main() -> None:
     import cupy
     import numpy as np
 
     import tiled_matmul as tm
-    from tiled_matmul.measure import L2Flusher, cublas_compute_type, time_fn
+    from tiled_matmul.measure import L2Flusher, cublas_compute_type
 
     flush = L2Flusher()
     rs = np.random.default_rng(3401)
@@ -59,12 +73,7 @@ def main() -> None:
                 if bad:
                     print(f"| {count} × {M}×{N}×{K} | {form} | {'; '.join(bad)} |", flush=True)
                     continue
-                t = {k: [] for k in calls}
-                for _ in range(3):
-                    for k, f in calls.items():
-                        t[k].append(time_fn(lambda i, f=f: f(), repeat=5, warmup=2, flush=flush).median_ms)
-            us = {k: statistics.median(v) * 1e3 for k, v in t.items()}
-            r = {k: statistics.median(b / a for a, b in zip(t["auto"], t[k])) for k in ("batched", "loop", "mma_half")}
+                us, r = alternating(calls, flush)
             print(f"| {count} × {M}×{N}×{K} | {form} | {us['auto']:.1f} | {us['mma_half']:.1f} | {us['batched']:.1f} | "
                   f"{us['loop']:.1f} | {r['batched']:.2f} | {r['loop']:.2f} | {r['mma_half']:.2f} |", flush=True)
             del A, B, outs
