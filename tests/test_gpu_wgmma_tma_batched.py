@@ -162,3 +162,51 @@ def test_auto_runs_batches_on_it(dtype, count, shape, rng, monkeypatch):
     assert len(names) == 1 and NAME in names[0], names
     for i in range(count):
         _check(out[i, :64], a[i, :64], b[i], dtype, K, f"auto {count} x {shape} matrix {i}")
+
+
+#: (count, M, N, K, A column-major, B column-major, shared): batches of small matrices, the shapes
+#: of the thirty-sixth session's draw that ran on mma_half (the stacked pick was not wgmma_tma, or
+#: its 128-row tiles padded each matrix by more than a quarter), and one that stays there (C's rows
+#: not 16-byte aligned with K under HALF_TMA_MIN_K: heuristic.half_batch_pick)
+SMALL_BATCHES = [(7, 103, 229, 658, False, True, ""), (2, 53, 1319, 1215, True, False, "b"),
+                 (12, 273, 909, 3821, False, False, ""), (3, 1461, 168, 155, True, False, ""),
+                 (11, 78, 808, 929, True, False, "b"), (5, 60, 72, 64, False, False, "a"),
+                 (12, 116, 1661, 66, False, False, "")]
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("count,M,N,K,a_col,b_col,shared", SMALL_BATCHES)
+def test_auto_small_matrix_batches(dtype, count, M, N, K, a_col, b_col, shared, rng, monkeypatch):
+    """auto runs a 16-bit batch that does not fold on wgmma_tma's batched launch with the config
+    heuristic.half_batch_pick names, every matrix right; where that pick is None, not on wgmma_tma."""
+    import cupy as cp
+
+    dt = DTYPES[dtype]
+    a = _batch(rng, count, M, K, a_col, dt)
+    b = _batch(rng, count, K, N, b_col, dt)
+    a, b = (a[0] if shared == "a" else a), (b[0] if shared == "b" else b)
+    sms = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
+    pick = heuristic.half_batch_pick(M, N, K, count, dtype, sms)
+    launches = []
+    real = execute.ExLaunch.__init__
+
+    def spy(self, compiled, spec, values, out_ptr, batch, *args, **kw):
+        launches.append((compiled.name, batch, spec.batched))
+        real(self, compiled, spec, values, out_ptr, batch, *args, **kw)
+
+    monkeypatch.setattr(execute.ExLaunch, "__init__", spy)
+    copies = sum(execute.layout_copies_made.values())
+    out = numerics.poison(cp.empty((count, M, N), dt))
+    assert tm.matmul(a, b, out=out) is out
+    a3 = cp.broadcast_to(a, (count, M, K))
+    b3 = cp.broadcast_to(b, (count, K, N))
+    for i in range(count):
+        _check(out[i], a3[i], b3[i], dtype, K, f"auto {count} x {M}x{N}x{K} matrix {i}")
+    if pick is None:
+        assert not any(NAME in n for n, _, _ in launches), launches
+        return
+    tag = tm.kernel(*pick[:1], **pick[1]).config.tag()
+    assert [(n_, s) for _, n_, s in launches] == [(count, True)], launches
+    assert NAME in launches[0][0] and tag in launches[0][0], (launches, pick)
+    # read in place: no operand copied to row-major first (wgmma_tma reads every layout)
+    assert sum(execute.layout_copies_made.values()) == copies

@@ -349,3 +349,32 @@ def test_explain_knows_the_half_tensor_core_peak():
     m = tm.explain("mma_half", (4096, 4096, 4096), dtype="bfloat16", device=tm.device_limits())
     assert m["peak_tflops"] == pytest.approx(989.4, abs=0.1)
     assert m["compute_bound_ms"] == pytest.approx(2 * 4096 ** 3 / 989.43e12 * 1e3, rel=1e-3)
+
+
+def test_half_batch_pick_rules():
+    """heuristic.half_batch_pick: wgmma_tma or None; None for skinny matrices and for C's unaligned
+    rows with a short K on a small C; clusters only on an even count of 128-row tiles per matrix;
+    and the tile model's trade: at a fixed shape, once K is long enough for the 128 x 256 tile, a
+    longer K keeps it (the narrow tile's weight grows with K)."""
+    rng = np.random.default_rng(36)
+    small = heuristic._HALF_TMA_SMALL
+    for _ in range(400):
+        count, M, N, K = (int(x) for x in (rng.integers(2, 65), *np.exp(rng.uniform(0, np.log(5000), 3)).round()))
+        pick = heuristic.half_batch_pick(M, N, K, count, "float16", 132)
+        if min(M, N) <= heuristic.GEMV_MAX or (N % 8 and K < heuristic.HALF_TMA_PAD_MIN_K):
+            assert pick is None, (count, M, N, K, pick)
+            continue
+        if pick is None:
+            assert N % 8 and K < heuristic.HALF_TMA_MIN_K, (count, M, N, K)
+            continue
+        name, params = pick
+        assert name == "wgmma_tma"
+        if params.get("cluster_m", 1) > 1:
+            assert -(-M // 128) % 2 == 0 and K >= heuristic.TMA_CLUSTER_MIN_K, (count, M, N, K)
+        wide = params != small
+        longer = heuristic.half_batch_pick(M, N, 2 * K, count, "float16", 132)
+        if wide:
+            assert longer is not None and longer[1] != small, (count, M, N, K, longer)
+    # the 128 x 64 tile where the 128 x 256 one leaves most SMs idle, the wide one over waves of it
+    assert heuristic.half_batch_pick(103, 229, 658, 7, "bfloat16", 132)[1] == small
+    assert heuristic.half_batch_pick(1314, 1704, 311, 8, "bfloat16", 132)[1] == {}

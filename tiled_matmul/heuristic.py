@@ -590,6 +590,24 @@ _HALF_TMA_SMALL = dict(bm=128, bn=64, stages=8)
 TMA_SMALL_MIN_TILES = 32
 
 
+#: A batch of 16-bit products that does not fold into one 2-D product runs on wgmma_tma's batched
+#: launch wherever TMA takes it (:func:`half_batch_pick`), on its 128 x 256 tile or its 128 x 64
+#: one, whichever needs less tile work: waves x tile width, the narrow tile's width weighted by
+#: this factor, which grows with K from BATCH_NARROW_COST[0] (K up to BATCH_NARROW_K[0]: both
+#: tiles' fixed parts are the time) to BATCH_NARROW_COST[1] (from K = BATCH_NARROW_K[1]: the narrow
+#: tile's loop reads 1.5 times the bytes per multiply-add and runs at about half the rate). Fitted
+#: on 32 random draws (scripts/variants_s36/batched_routes.py, seeds 3501/3502, H100, us): of the
+#: 27 it takes, the rule picks the faster tile on 20, is within 3% on 4 and 7-13% slower on 3
+#: (64x217x832x96 20.4 against 18.9, 5x304x570x1871 34.5 against 32.1, 33x2699x105x1821 480
+#: against 425); its clusters were timed on the stacked picks only (even there). Held out on 14
+#: fresh draws (gpu_s36c.sh, seed 3503): 1.28x cuBLAS's batched GEMM (geometric mean, float16 and
+#: bfloat16 alike; lowest 0.55, 11x161x49x109). It replaced mma_half, which `auto` ran where the
+#: stacked 2-D pick was not wgmma_tma or its 128-row tiles would pad each matrix by more than a
+#: quarter: 7x103x229x658 56.0 -> 17.5 (cuBLAS 15.7), 13x92x3200x2110 923 -> 210 (170),
+#: 12x273x909x3821 492 -> 182 (422), 2x53x1319x1215 130 -> 20.4 (37.1)
+BATCH_NARROW_COST = (1.15, 2.0)
+BATCH_NARROW_K = (512, 1024)
+
 #: gemv_xb_half's params by M rounded up to a power of two (its K-group configs), and the rows of A
 #: it takes at most: on the H100 (scripts/variants_s14/probe_half_gemv.py, x cuBLAS, float16 and
 #: bfloat16) 1x8192x8192 0.98-0.99, 2x8192x8192 0.96, 1x4096x16384 1.02-1.05, 4x4096x4096
@@ -869,6 +887,54 @@ def plain_pick(M: int, N: int, K: int, dtype: Any, sms: int, mode: str) -> tuple
     if as_dtype(dtype).half:
         return half_pick(M, N, K, dtype, sms, tma=False)
     return recommend(M, N, K, dtype, sms, precision=mode, tma=False)
+
+
+def half_batch_pick(M: int, N: int, K: int, count: int, dtype: Any, sms: int) -> "tuple[str, dict[str, int]] | None":
+    """(strategy, params) for `count` float16 or bfloat16 M x N x K products in one batched launch
+    (a batch that does not fold into one 2-D product), or None where the batch stays with the 2-D
+    pick for the stacked shape: where wgmma_tma is not registered, for skinny matrices (M or N at
+    most GEMV_MAX: a 128-row or 64-column tile would be mostly padding), and where C's rows are not
+    16-byte aligned with a short K on a small C (half_pick's HALF_TMA_MIN_K exception, the C area
+    counted over the batch). Else wgmma_tma on the tile of :data:`BATCH_NARROW_COST`'s model, the
+    128 x 256 one in 2-CTA clusters where half_pick takes them (B's rows not 128-byte multiples, K
+    of at least TMA_CLUSTER_MIN_K) and each matrix has an even count of 128-row tiles.
+
+    >>> half_batch_pick(103, 229, 658, 7, "float16", 132)      # 7 tiles of 128 x 256: narrow
+    ('wgmma_tma', {'bm': 128, 'bn': 64, 'stages': 8})
+    >>> half_batch_pick(273, 909, 3821, 12, "bfloat16", 132)   # a long K: the wide tile
+    ('wgmma_tma', {})
+    >>> half_batch_pick(1314, 1704, 311, 8, "float16", 132)    # 616 wide tiles, 5 waves
+    ('wgmma_tma', {})
+    >>> half_batch_pick(460, 455, 2131, 37, "float16", 132)    # 910-byte rows of B: clusters
+    ('wgmma_tma', {'bm': 128, 'bn': 256, 'stages': 3, 'cluster_m': 2})
+    >>> half_batch_pick(116, 1661, 66, 12, "float16", 132) is None   # C's rows to pad, K short
+    True
+    >>> half_batch_pick(4096, 1, 4096, 8, "float16", 132) is None    # matrix-vector products
+    True
+    """
+    from . import registry  # the registry imports the strategies, which import the config bases
+
+    dt = as_dtype(dtype)
+    entry = registry.STRATEGIES.get("wgmma_tma")
+    if entry is None or not entry.supports(dt) or M <= GEMV_MAX or N <= GEMV_MAX:
+        return None
+    if N % 8 and K < HALF_TMA_MIN_K and not (K >= HALF_TMA_PAD_MIN_K
+                                              and count * M * N >= HALF_TMA_PAD_FILL * sms * 128 * 256):
+        return None
+    lo, hi = BATCH_NARROW_K
+    narrow = BATCH_NARROW_COST[0] + (BATCH_NARROW_COST[1] - BATCH_NARROW_COST[0]) * min(max((K - lo) / (hi - lo), 0.0), 1.0)
+
+    def work(bn: int) -> int:
+        return cdiv(count * cdiv(M, 128) * cdiv(N, bn), sms) * bn
+
+    if work(64) * narrow < work(256):
+        return "wgmma_tma", dict(_HALF_TMA_SMALL)
+    # a cluster's two CTAs take the 256 rows of a super-tile of one matrix: not where that pads
+    # each matrix by another 128 rows
+    if (K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128
+            and cdiv(M, 128) % 2 == 0):
+        return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
+    return "wgmma_tma", {}
 
 
 def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" = None,
