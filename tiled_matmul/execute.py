@@ -452,7 +452,8 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # A 16-bit batch runs wgmma_tma's batched launch wherever TMA takes it (heuristic.half_batch_pick,
         # on the tile its model picks): its 128-row tiles beat mma_half's small ones even on small
         # matrices (7 x 103x229x658: 17.5 us against 56.0). The stacked pick stays where it is
-        # wgmma_tma already and pads each matrix by at most a quarter (its clusters, measured even).
+        # wgmma_tma already and pads each matrix by at most a quarter (its clusters, measured even);
+        # a database entry for the stacked 2-D shape was tuned for one matrix's tiling, not this one.
         batch = (heuristic.half_batch_pick(m, N, K, count, dt, device_limits(device).sm_count)
                  if count > 1 and dt.half and not fixed else None)
         if batch is not None and not (kern.strategy.name == batch[0] and -(-m // bm) * bm <= 1.25 * m):
