@@ -595,7 +595,7 @@ TMA_SMALL_MIN_TILES = 32
 #: one, whichever needs less tile work: waves x tile width, the narrow tile's width weighted by
 #: this factor, which grows with K from BATCH_NARROW_COST[0] (K up to BATCH_NARROW_K[0]: both
 #: tiles' fixed parts are the time) to BATCH_NARROW_COST[1] (from K = BATCH_NARROW_K[1]: the narrow
-#: tile's loop reads 1.5 times the bytes per multiply-add and runs at about half the rate). Fitted
+#: tile's loop reads twice the bytes per multiply-add and runs at about half the rate). Fitted
 #: on 32 random draws (scripts/variants_s36/batched_routes.py, seeds 3501/3502, H100, us): of the
 #: 27 it takes, the rule picks the faster tile on 20, is within 3% on 4 and 7-13% slower on 3
 #: (64x217x832x96 20.4 against 18.9, 5x304x570x1871 34.5 against 32.1, 33x2699x105x1821 480
@@ -603,7 +603,7 @@ TMA_SMALL_MIN_TILES = 32
 #: fresh draws (gpu_s36c.sh, seed 3503): 1.28x cuBLAS's batched GEMM (geometric mean, float16 and
 #: bfloat16 alike; lowest 0.55, 11x161x49x109). It replaced mma_half, which `auto` ran where the
 #: stacked 2-D pick was not wgmma_tma or its 128-row tiles would pad each matrix by more than a
-#: quarter: 7x103x229x658 56.0 -> 17.5 (cuBLAS 15.7), 13x92x3200x2110 923 -> 210 (170),
+#: quarter: 7x103x229x658 56.0 -> 17.5 (cuBLAS 15.7), 13x92x3200x2110 923 -> 211 (170),
 #: 12x273x909x3821 492 -> 182 (422), 2x53x1319x1215 130 -> 20.4 (37.1)
 BATCH_NARROW_COST = (1.15, 2.0)
 BATCH_NARROW_K = (512, 1024)
