@@ -454,11 +454,12 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # matrices (7 x 103x229x658: 17.5 us against 56.0). The stacked pick stays where it is
         # wgmma_tma already and pads each matrix by at most a quarter (its clusters, measured even);
         # a database entry for the stacked 2-D shape was tuned for one matrix's tiling, not this one.
+        tall = bool(bm) and -(-m // bm) * bm > 1.25 * m
         batch = (heuristic.half_batch_pick(m, N, K, count, dt, device_limits(device).sm_count)
                  if count > 1 and dt.half and not fixed else None)
-        if batch is not None and not (kern.strategy.name == batch[0] and -(-m // bm) * bm <= 1.25 * m):
+        if batch is not None and (tall or kern.strategy.name != batch[0]):
             kern = type(kern)(batch[0], strategy_entry(batch[0]).make_config(**batch[1]))
-        elif count > 1 and bm and -(-m // bm) * bm > 1.25 * m:
+        elif count > 1 and tall:
             shape_m = m
             kern = _untransposed(resolve_kernel(shape_m, N, K, dt, device))
         elif (count > 1 and bm and getattr(kern.config, "split_k", 1) > 1

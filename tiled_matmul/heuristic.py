@@ -763,6 +763,20 @@ def _tma_split_count(M: int, N: int, K: int, sms: int) -> int:
     return _slices(tiles, K, sms, TMA_SPLIT_MAX, TMA_SPLIT_MIN_SLICE, cap=True)
 
 
+def _unaligned_off_tma(rows: int, N: int, K: int, sms: int) -> bool:
+    """Whether a 16-bit C of `rows` x N stays off TMA: its rows are not 16-byte aligned and K is
+    under HALF_TMA_MIN_K, unless K is at least HALF_TMA_PAD_MIN_K and C holds HALF_TMA_PAD_FILL
+    waves of 128 x 256 tiles' area (see there)."""
+    return bool(N % 8 and K < HALF_TMA_MIN_K) and not (
+        K >= HALF_TMA_PAD_MIN_K and rows * N >= HALF_TMA_PAD_FILL * sms * 128 * 256)
+
+
+def _clusters_share_b(N: int, K: int, itemsize: int) -> bool:
+    """Whether wgmma_tma's 128 x 256 tile runs in 2-CTA clusters (_HALF_TMA_CLUSTER): B's rows (N
+    padded to 16 bytes) are not 128-byte multiples and K is at least TMA_CLUSTER_MIN_K."""
+    return K >= TMA_CLUSTER_MIN_K and pad.padded(N, itemsize) * itemsize % 128 != 0
+
+
 def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy, params) for a float16 or bfloat16 product.
 
@@ -825,14 +839,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
         # product's own traffic (4x50257x4096: wgmma_tma 0.18x cuBLAS, the split 0.63)
         return "mma_half_split_k", (_half_split(M, N, K, sms) if cdiv(M, 64) * cdiv(N, 64) < sms
                                     else {"split_k": 2})
-    # C's unaligned rows with a short K stay off TMA, but for a large C with K of at least
-    # HALF_TMA_PAD_MIN_K (see there)
     unaligned_short_k = N % 8 and K < HALF_TMA_MIN_K
-    pad_for_tma = K >= HALF_TMA_PAD_MIN_K and M * N >= HALF_TMA_PAD_FILL * sms * 128 * 256
-    tma = (plain and tma_entry is not None and tma_entry.supports(dt)
-           and (pad_for_tma or not unaligned_short_k))
+    tma = plain and tma_entry is not None and tma_entry.supports(dt) and not _unaligned_off_tma(M, N, K, sms)
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
-        if K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128:
+        if _clusters_share_b(N, K, dt.itemsize):
             return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
         if unaligned_short_k and N <= HALF_TMA_PAD_NARROW_N:
             return "wgmma_tma", dict(_HALF_TMA_SMALL)  # HALF_TMA_PAD_MIN_K's narrow products
@@ -918,8 +928,7 @@ def half_batch_pick(M: int, N: int, K: int, count: int, dtype: Any, sms: int) ->
     entry = registry.STRATEGIES.get("wgmma_tma")
     if entry is None or not entry.supports(dt) or M <= GEMV_MAX or N <= GEMV_MAX:
         return None
-    if N % 8 and K < HALF_TMA_MIN_K and not (K >= HALF_TMA_PAD_MIN_K
-                                              and count * M * N >= HALF_TMA_PAD_FILL * sms * 128 * 256):
+    if _unaligned_off_tma(count * M, N, K, sms):
         return None
     lo, hi = BATCH_NARROW_K
     narrow = BATCH_NARROW_COST[0] + (BATCH_NARROW_COST[1] - BATCH_NARROW_COST[0]) * min(max((K - lo) / (hi - lo), 0.0), 1.0)
@@ -931,8 +940,7 @@ def half_batch_pick(M: int, N: int, K: int, count: int, dtype: Any, sms: int) ->
         return "wgmma_tma", dict(_HALF_TMA_SMALL)
     # a cluster's two CTAs take the 256 rows of a super-tile of one matrix: not where that pads
     # each matrix by another 128 rows
-    if (K >= TMA_CLUSTER_MIN_K and pad.padded(N, dt.itemsize) * dt.itemsize % 128
-            and cdiv(M, 128) % 2 == 0):
+    if _clusters_share_b(N, K, dt.itemsize) and cdiv(M, 128) % 2 == 0:
         return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
     return "wgmma_tma", {}
 
