@@ -37,6 +37,40 @@ def draw(rs, n):
     return out
 
 
+def operands(rs, count, M, N, K, form, dt):
+    """(A, B) device operands of a drawn row, values uniform in [-1, 1) of numpy type `dt`: `count`
+    matrices each, or one shared (form "... shared A/B"); a.T / b.T forms as transposed views of
+    row-major arrays (A first, then B, from `rs`)."""
+    import cupy
+
+    def mat(shape, transpose):
+        x = cupy.asarray(rs.uniform(-1, 1, shape[:-2] + (shape[-1], shape[-2]) if transpose else shape).astype(dt))
+        return x.swapaxes(-1, -2) if transpose else x
+
+    A = mat((M, K) if form.endswith("shared A") else (count, M, K), form.startswith("aT"))
+    B = mat((K, N) if form.endswith("shared B") else (count, K, N), form == "a@bT")
+    return A, B
+
+
+def errors(out, A, B):
+    """[(i, error)] for the first and last matrix of the batched result `out`: the largest
+    |C - ref| / (|A|·|B|) over its first 256 rows against the float64 product (inf where a NaN is
+    left)."""
+    import cupy
+
+    count, M = out.shape[0], out.shape[1]
+    res = []
+    for i in (0, count - 1):
+        rows = slice(0, min(M, 256))
+        a64 = (A if A.ndim == 2 else A[i])[rows].astype(cupy.float64)
+        b64 = (B if B.ndim == 2 else B[i]).astype(cupy.float64)
+        ref, scale = a64 @ b64, cupy.abs(a64) @ cupy.abs(b64)
+        got = out[i, rows].astype(cupy.float64)
+        err = float((cupy.abs(got - ref) / (scale + 1e-30)).max())
+        res.append((i, float("inf") if bool(cupy.isnan(got).any()) else err))
+    return res
+
+
 def main() -> int:
     import cupy
     import numpy as np
@@ -62,14 +96,7 @@ def main() -> int:
         dt = np.float16 if dname == "float16" else bfloat16
         tdt = torch.float16 if dname == "float16" else torch.bfloat16
 
-        def mat(shape, transpose):
-            x = cupy.asarray(rs.uniform(-1, 1, shape[:-2] + (shape[-1], shape[-2]) if transpose else shape).astype(dt))
-            return x.swapaxes(-1, -2) if transpose else x
-
-        a_col = form.startswith("aT")
-        b_col = form == "a@bT"
-        A = mat((M, K) if form.endswith("shared A") else (count, M, K), a_col)
-        B = mat((K, N) if form.endswith("shared B") else (count, K, N), b_col)
+        A, B = operands(rs, count, M, N, K, form, dt)
 
         def tview(x):
             return torch.from_dlpack(x.view(cupy.int16)).view(tdt)
@@ -89,14 +116,8 @@ def main() -> int:
             outs[k].view(cupy.int16).fill(-1)  # 0xFFFF: a NaN in both dtypes
             f()
             torch.cuda.synchronize()
-            for i in (0, count - 1):
-                rows = slice(0, min(M, 256))
-                a64 = (A if A.ndim == 2 else A[i])[rows].astype(cupy.float64)
-                b64 = (B if B.ndim == 2 else B[i]).astype(cupy.float64)
-                ref, scale = a64 @ b64, cupy.abs(a64) @ cupy.abs(b64)
-                got = outs[k][i, rows].astype(cupy.float64)
-                err = float((cupy.abs(got - ref) / (scale + 1e-30)).max())
-                if not err <= 2 * tm.tolerance(dt, K) or bool(cupy.isnan(got).any()):
+            for i, err in errors(outs[k], A, B):
+                if not err <= 2 * tm.tolerance(dt, K):
                     bad.append(f"{k} matrix {i}: error {err:.3g}")
         what = f"| {dname} | {count} × {M}×{N}×{K} | {form} |"
         if bad:

@@ -70,7 +70,7 @@ def main() -> int:
     import numpy as np
     import torch
     from ml_dtypes import bfloat16
-    from probe_batched_draw import draw
+    from probe_batched_draw import draw, errors, operands
     from probe_half_batched import alternating
 
     import tiled_matmul as tm
@@ -100,13 +100,7 @@ def main() -> int:
             dt = np.float16 if dname == "float16" else bfloat16
             tdt = torch.float16 if dname == "float16" else torch.bfloat16
 
-            def mat(shape, transpose):
-                x = cupy.asarray(rs.uniform(-1, 1, shape[:-2] + (shape[-1], shape[-2]) if transpose else shape).astype(dt))
-                return x.swapaxes(-1, -2) if transpose else x
-
-            a_col, b_col = form.startswith("aT"), form == "a@bT"
-            A = mat((M, K) if form.endswith("shared A") else (count, M, K), a_col)
-            B = mat((K, N) if form.endswith("shared B") else (count, K, N), b_col)
+            A, B = operands(rs, count, M, N, K, form, dt)
 
             def tview(x):
                 return torch.from_dlpack(x.view(cupy.int16)).view(tdt)
@@ -135,16 +129,7 @@ def main() -> int:
                     f()
                     torch.cuda.synchronize()
                     copies = sum(execute.layout_copies_made.values()) - before
-                    errs = []
-                    for i in (0, count - 1):
-                        rows = slice(0, min(M, 256))
-                        a64 = (A if A.ndim == 2 else A[i])[rows].astype(cupy.float64)
-                        b64 = (B if B.ndim == 2 else B[i]).astype(cupy.float64)
-                        ref, scale = a64 @ b64, cupy.abs(a64) @ cupy.abs(b64)
-                        got = outs[k][i, rows].astype(cupy.float64)
-                        errs.append(float((cupy.abs(got - ref) / (scale + 1e-30)).max()))
-                        if bool(cupy.isnan(got).any()):
-                            errs.append(float("inf"))
+                    errs = [err for _, err in errors(outs[k], A, B)]
                     if max(errs) <= 2 * tm.tolerance(dt, K):
                         good[k] = f
                     else:
