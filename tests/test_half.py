@@ -378,3 +378,24 @@ def test_half_batch_pick_rules():
     # the 128 x 64 tile where the 128 x 256 one leaves most SMs idle, the wide one over waves of it
     assert heuristic.half_batch_pick(103, 229, 658, 7, "bfloat16", 132)[1] == small
     assert heuristic.half_batch_pick(1314, 1704, 311, 8, "bfloat16", 132)[1] == {}
+
+
+def test_half_picks_off_hopper():
+    """On a GPU without sm_90a (wgmma=False: an A100's compute capability 8.0 here) every 16-bit
+    pick, 2-D or batched, names a rung whose code that GPU runs (the mma.sync rungs), and on
+    Hopper the same shapes keep their picks."""
+    import dataclasses
+
+    from tiled_matmul.device import H100_LIMITS
+
+    ampere = dataclasses.replace(H100_LIMITS, compute_capability="80", sm_count=108)
+    rng = np.random.default_rng(37)
+    hopper_names = set()
+    for _ in range(400):
+        count, M, N, K = (int(x) for x in (rng.integers(2, 65), *np.exp(rng.uniform(0, np.log(9000), 3)).round()))
+        name, params = heuristic.recommend(M, N, K, "float16", sms=108, wgmma=False)
+        config = tm.STRATEGIES[name].make_config(**params)
+        assert config.runs_on(ampere), (M, N, K, name, params)
+        assert heuristic.half_batch_pick(M, N, K, count, "bfloat16", 108, wgmma=False) is None
+        hopper_names.add(heuristic.recommend(M, N, K, "float16", sms=132)[0])
+    assert "wgmma_tma" in hopper_names  # the same draw reaches the sm_90a rungs where they may run

@@ -777,8 +777,11 @@ def _clusters_share_b(N: int, K: int, itemsize: int) -> bool:
     return K >= TMA_CLUSTER_MIN_K and pad.padded(N, itemsize) * itemsize % 128 != 0
 
 
-def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) -> tuple[str, dict[str, int]]:
-    """(strategy, params) for a float16 or bfloat16 product.
+def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
+              wgmma: bool = True) -> tuple[str, dict[str, int]]:
+    """(strategy, params) for a float16 or bfloat16 product. `wgmma` says whether the GPU runs
+    sm_90a code (Hopper): without it neither wgmma_tma nor wgmma_tma_split_k is picked, and the
+    mma.sync rungs (sm_80 code) take their shapes.
 
     wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
@@ -823,6 +826,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
     ('mma_half_split_k', {'bm': 32, 'bn': 32, 'wm': 16, 'wn': 16, 'min_blocks': 4, 'split_k': 8})
     >>> half_pick(4, 4096, 4096, "float16", 132)
     ('gemv_xb_half', {'threads': 256, 'mt': 4, 'unroll': 8, 'min_blocks': 1, 'kg': 16})
+    >>> half_pick(4096, 4096, 4096, "float16", 132, wgmma=False)   # not Hopper: mma.sync
+    ('mma_half', {})
+    >>> half_pick(16, 4096, 4096, "float16", 132, wgmma=False)
+    ('mma_half_split_k', {'split_k': 8})
     """
     from . import registry  # the registry imports the strategies, which import the config bases
 
@@ -840,7 +847,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True) ->
         return "mma_half_split_k", (_half_split(M, N, K, sms) if cdiv(M, 64) * cdiv(N, 64) < sms
                                     else {"split_k": 2})
     unaligned_short_k = N % 8 and K < HALF_TMA_MIN_K
-    tma = plain and tma_entry is not None and tma_entry.supports(dt) and not _unaligned_off_tma(M, N, K, sms)
+    tma = (plain and wgmma and tma_entry is not None and tma_entry.supports(dt)
+           and not _unaligned_off_tma(M, N, K, sms))
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
         if _clusters_share_b(N, K, dt.itemsize):
             return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
@@ -899,10 +907,11 @@ def plain_pick(M: int, N: int, K: int, dtype: Any, sms: int, mode: str) -> tuple
     return recommend(M, N, K, dtype, sms, precision=mode, tma=False)
 
 
-def half_batch_pick(M: int, N: int, K: int, count: int, dtype: Any, sms: int) -> "tuple[str, dict[str, int]] | None":
+def half_batch_pick(M: int, N: int, K: int, count: int, dtype: Any, sms: int,
+                    wgmma: bool = True) -> "tuple[str, dict[str, int]] | None":
     """(strategy, params) for `count` float16 or bfloat16 M x N x K products in one batched launch
     (a batch that does not fold into one 2-D product), or None where the batch stays with the 2-D
-    pick for the stacked shape: where wgmma_tma is not registered, for skinny matrices (M or N at
+    pick for the stacked shape: on a GPU without sm_90a (`wgmma` False), where wgmma_tma is not registered, for skinny matrices (M or N at
     most GEMV_MAX: a 128-row or 64-column tile would be mostly padding), and where C's rows are not
     16-byte aligned with a short K on a small C (half_pick's HALF_TMA_MIN_K exception, the C area
     counted over the batch). Else wgmma_tma on the tile of :data:`BATCH_NARROW_COST`'s model, the
@@ -921,12 +930,14 @@ def half_batch_pick(M: int, N: int, K: int, count: int, dtype: Any, sms: int) ->
     True
     >>> half_batch_pick(4096, 1, 4096, 8, "float16", 132) is None    # matrix-vector products
     True
+    >>> half_batch_pick(103, 229, 658, 7, "float16", 132, wgmma=False) is None   # not Hopper
+    True
     """
     from . import registry  # the registry imports the strategies, which import the config bases
 
     dt = as_dtype(dtype)
     entry = registry.STRATEGIES.get("wgmma_tma")
-    if entry is None or not entry.supports(dt) or M <= GEMV_MAX or N <= GEMV_MAX:
+    if not wgmma or entry is None or not entry.supports(dt) or M <= GEMV_MAX or N <= GEMV_MAX:
         return None
     if _unaligned_off_tma(count * M, N, K, sms):
         return None
@@ -1009,7 +1020,7 @@ def recommend(M: int, N: int, K: int, dtype: Any = "float32", sms: "int | None" 
     """
     modes = modes_for(check(precision, dtype), dtype, K)
     if as_dtype(dtype).half:
-        return half_pick(M, N, K, dtype, sms or device_limits().sm_count)
+        return half_pick(M, N, K, dtype, sms or device_limits().sm_count, tma=tma, wgmma=wgmma)
     if "ieee" not in modes:  # a tensor-core mode asked for by name: tensor cores for every shape
         if wgmma and tma:
             pick = _tma_tf32_pick(M, N, K, sms or device_limits().sm_count, modes[0])
