@@ -64,6 +64,20 @@ def _check_batch(out, a, b, dtype, K, what):
         _check(out[i], a3[i], b3[i], dtype, K, f"{what} matrix {i}")
 
 
+@pytest.fixture
+def launches(monkeypatch):
+    """(kernel name, batch count, batched spec) of every ExLaunch the test makes, in order."""
+    made = []
+    real = execute.ExLaunch.__init__
+
+    def spy(self, compiled, spec, values, out_ptr, batch, *args, **kw):
+        made.append((compiled.name, batch, spec.batched))
+        real(self, compiled, spec, values, out_ptr, batch, *args, **kw)
+
+    monkeypatch.setattr(execute.ExLaunch, "__init__", spy)
+    return made
+
+
 CASES = [(cfg, pair, shape, form, dtype) for cfg in CONFIGS for pair in PAIRS for shape in SHAPES for form in FORMS
          for dtype in DTYPES if cfg == {} or dtype == "bfloat16"]
 
@@ -72,22 +86,13 @@ CASES = [(cfg, pair, shape, form, dtype) for cfg in CONFIGS for pair in PAIRS fo
                          ids=[f"{'_'.join(f'{k}{v}' for k, v in c.items()) or 'default'}-"
                               f"{'aT' if p[0] else 'a'}@{'bT' if p[1] else 'b'}-{s}-{f}-{t}"
                               for c, p, s, f, t in CASES])
-def test_batch_in_one_launch(params, pair, shape, form, dtype, rng, monkeypatch):
+def test_batch_in_one_launch(params, pair, shape, form, dtype, rng, launches):
     """Every matrix of the batch right; one batched launch of wgmma_tma (a 2-D one where the
     matrices of A stack against a shared B)."""
     import cupy as cp
 
     M, N, K = shape
     a, b = _operands(rng, form, shape, pair, DTYPES[dtype])
-    launches, names = [], []
-    real = execute.ExLaunch.__init__
-
-    def spy(self, compiled, spec, values, out_ptr, batch, *args, **kw):
-        names.append(compiled.name)
-        launches.append((batch, spec.batched))
-        real(self, compiled, spec, values, out_ptr, batch, *args, **kw)
-
-    monkeypatch.setattr(execute.ExLaunch, "__init__", spy)
     out = numerics.poison(cp.empty((COUNT, M, N), DTYPES[dtype]))
     got = tm.kernel(NAME, **params)(a, b, out)
     assert got is out
@@ -96,9 +101,9 @@ def test_batch_in_one_launch(params, pair, shape, form, dtype, rng, monkeypatch)
         # A's matrices stack into one matrix against the shared B (row-major, or single rows): one
         # 2-D product, which test_gpu_wgmma_tma covers (an ExLaunch of one where B is read in place
         # column-major)
-        assert launches in ([], [(1, False)]) and all(NAME in n for n in names), (launches, names)
+        assert [x[1:] for x in launches] in ([], [(1, False)]) and all(NAME in n for n, _, _ in launches), launches
     else:
-        assert launches == [(COUNT, True)] and all(NAME in n for n in names), (launches, names)
+        assert [x[1:] for x in launches] == [(COUNT, True)] and all(NAME in n for n, _, _ in launches), launches
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
@@ -137,7 +142,7 @@ def test_batched_epilogue(dtype, shape, pair, out, k0, rng):
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("count,shape", [(8, (1024, 1024, 1024)), (4, (1000, 1000, 999)), (64, (256, 256, 128))])
-def test_auto_runs_batches_on_it(dtype, count, shape, rng, monkeypatch):
+def test_auto_runs_batches_on_it(dtype, count, shape, rng, launches):
     """auto keeps wgmma_tma, where it picks it for the stacked matrices, for a batch (every
     operand batched): one batched launch, every matrix checked on its first 64 rows."""
     import cupy as cp
@@ -149,17 +154,9 @@ def test_auto_runs_batches_on_it(dtype, count, shape, rng, monkeypatch):
     dt = DTYPES[dtype]
     a = _batch(rng, count, M, K, False, dt)
     b = _batch(rng, count, K, N, False, dt)
-    names = []
-    real = execute.ExLaunch.__init__
-
-    def spy(self, compiled, *args, **kw):
-        names.append(compiled.name)
-        real(self, compiled, *args, **kw)
-
-    monkeypatch.setattr(execute.ExLaunch, "__init__", spy)
     out = numerics.poison(cp.empty((count, M, N), dt))
     assert tm.matmul(a, b, out=out) is out
-    assert len(names) == 1 and NAME in names[0], names
+    assert len(launches) == 1 and NAME in launches[0][0], launches
     for i in range(count):
         _check(out[i, :64], a[i, :64], b[i], dtype, K, f"auto {count} x {shape} matrix {i}")
 
@@ -176,7 +173,7 @@ SMALL_BATCHES = [(7, 103, 229, 658, False, True, ""), (2, 53, 1319, 1215, True, 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("count,M,N,K,a_col,b_col,shared", SMALL_BATCHES)
-def test_auto_small_matrix_batches(dtype, count, M, N, K, a_col, b_col, shared, rng, monkeypatch):
+def test_auto_small_matrix_batches(dtype, count, M, N, K, a_col, b_col, shared, rng, launches):
     """auto runs a 16-bit batch that does not fold on wgmma_tma's batched launch with the config
     heuristic.half_batch_pick names, every matrix right; where that pick is None, not on wgmma_tma."""
     import cupy as cp
@@ -187,14 +184,6 @@ def test_auto_small_matrix_batches(dtype, count, M, N, K, a_col, b_col, shared, 
     a, b = (a[0] if shared == "a" else a), (b[0] if shared == "b" else b)
     sms = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
     pick = heuristic.half_batch_pick(M, N, K, count, dtype, sms)
-    launches = []
-    real = execute.ExLaunch.__init__
-
-    def spy(self, compiled, spec, values, out_ptr, batch, *args, **kw):
-        launches.append((compiled.name, batch, spec.batched))
-        real(self, compiled, spec, values, out_ptr, batch, *args, **kw)
-
-    monkeypatch.setattr(execute.ExLaunch, "__init__", spy)
     copies = sum(execute.layout_copies_made.values())
     out = numerics.poison(cp.empty((count, M, N), dt))
     assert tm.matmul(a, b, out=out) is out
