@@ -1,5 +1,6 @@
 #!/bin/bash
 # for the thirty-eighth session (written in the thirty-seventh; not run): replay_copies.patch
+# and stream_from_external.patch
 # (a call that copies an operand into row-major order keeps its plan, and replay makes the copy)
 # applied on the device's copy of the tree, then: probe_replay_copies.py (per-element checks,
 # host µs per call kept against cleared plans), the batched draw of seed 3505 (its 0.02x and 0.05x
@@ -7,7 +8,15 @@
 # first. Apply the patch in the repository (git apply) only after this passes.
 # Cache (CPU): gpu_s37a.sh's (scratch/cubin_s32b).
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
-{ git apply scripts/variants_s37/replay_copies.patch 2>/dev/null || patch -p1 < scripts/variants_s37/replay_copies.patch; } && echo "patch applied" || { echo "patch did not apply"; exit 1; }
+for p in replay_copies stream_from_external; do
+  { git apply scripts/variants_s37/$p.patch 2>/dev/null || patch -p1 < scripts/variants_s37/$p.patch; } \
+    && echo "$p applied" || { echo "$p did not apply"; exit 1; }
+done
+# stream_from_external: the K = 0 launches of wgmma_tma and wgmma_tma_tf32 allocate their zero
+# operands under Stream.from_external, not the deprecated ExternalStream (an error here if it warns)
+timeout 120 python3 -m pytest -q -m gpu -p no:cacheprovider -W "error:ExternalStream is deprecated:DeprecationWarning" \
+    tests/test_gpu_wgmma_tma_general.py tests/test_gpu_wgmma_tma_batched.py tests/test_gpu_wgmma_tma_tf32.py \
+    -k "epilogue or k0 or K0 or zero" > "$OUT/s38a_k0.log" 2>&1; echo "K = 0 tests rc $?"; tail -1 "$OUT/s38a_k0.log"
 timeout 90 python3 scripts/variants_s37/probe_replay_copies.py > "$OUT/s38a_replay_copies.md" 2>&1
 echo "probe rc $?"; cat "$OUT/s38a_replay_copies.md"
 timeout 100 python3 scripts/variants_s35/probe_batched_draw.py 3505 16 > "$OUT/s38a_draw_3505.md" 2>&1
