@@ -4,7 +4,8 @@
 
 Measures, at 64³ with a host clock over N calls (then one synchronize), the cost per call of:
 cupy.matmul(out=), tm.matmul(out=) with a named strategy and with "auto", a MatmulKernel call,
-and the bare CuPy launch of the compiled kernel, so the Python layers can be told apart. Every
+the bare CuPy launch of the compiled kernel, so the Python layers can be told apart, and two calls
+of the general path (tm.gemm, and tm.matmul on a column-major view of A). Every
 call is first validated (NaN-poisoned output, float64 reference) by tiled_matmul.measure; one
 that fails is reported and not timed.
 
@@ -44,6 +45,7 @@ def main() -> int:
     compiled = k.compiled("float32")
     grid = k.config.grid(n, n)
     launch_args = (a, b, out, np.int32(n), np.int32(n), np.int32(n), np.int32(3))
+    a_col = cp.ascontiguousarray(a.T).T  # a's values through a column-major view
     # Each call works on (a, b, out) itself, with nothing between the clock and the call.
     calls = {
         "cupy.matmul(a, b, out=out)": lambda: cp.matmul(a, b, out=out),
@@ -53,6 +55,10 @@ def main() -> int:
         f"tm.matmul(a, b, {args.strategy!r}, out=out)": lambda: tm.matmul(a, b, args.strategy, out=out),
         "tm.matmul(a, b, 'auto', out=out)": lambda: tm.matmul(a, b, "auto", out=out),
         f"tm.matmul(a, b, {args.strategy!r})  (allocates C)": lambda: tm.matmul(a, b, args.strategy),
+        # the general path (execute.run): a gemm call always takes it; a column-major A replays
+        # a kept plan where the picked config reads it in place, else it is copied every call
+        "tm.gemm(a, b, out=out)  (general path)": lambda: tm.gemm(a, b, out=out),
+        "tm.matmul(a_col, b, out=out)  (A column-major, same values)": lambda: tm.matmul(a_col, b, out=out),
     }
     print(f"host overhead per call at {n}^3, host clock ({tm.device_limits().name})")
     print(f"  {args.calls} calls + sync | 200 calls, host only | GPU per call | call")

@@ -8,6 +8,7 @@
 # first. Apply the patch in the repository (git apply) only after this passes.
 # Cache (CPU): gpu_s37a.sh's (scratch/cubin_s32b).
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
+timeout 60 python3 benchmarks/host_overhead.py --calls 500 > "$OUT/s38a_host_before.txt" 2>&1; cat "$OUT/s38a_host_before.txt"
 for p in replay_copies stream_from_external; do
   { git apply scripts/variants_s37/$p.patch 2>/dev/null || patch -p1 < scripts/variants_s37/$p.patch; } \
     && echo "$p applied" || { echo "$p did not apply"; exit 1; }
@@ -17,6 +18,7 @@ done
 timeout 120 python3 -m pytest -q -m gpu -p no:cacheprovider -W "error:ExternalStream is deprecated:DeprecationWarning" \
     tests/test_gpu_wgmma_tma_general.py tests/test_gpu_wgmma_tma_batched.py tests/test_gpu_wgmma_tma_tf32.py \
     -k "epilogue or k0 or K0 or zero" > "$OUT/s38a_k0.log" 2>&1; echo "K = 0 tests rc $?"; tail -1 "$OUT/s38a_k0.log"
+timeout 60 python3 benchmarks/host_overhead.py --calls 500 > "$OUT/s38a_host_after.txt" 2>&1; cat "$OUT/s38a_host_after.txt"
 timeout 90 python3 scripts/variants_s37/probe_replay_copies.py > "$OUT/s38a_replay_copies.md" 2>&1
 echo "probe rc $?"; cat "$OUT/s38a_replay_copies.md"
 timeout 100 python3 scripts/variants_s35/probe_batched_draw.py 3505 16 > "$OUT/s38a_draw_3505.md" 2>&1
