@@ -6,7 +6,7 @@
 # host µs per call kept against cleared plans), the batched draw of seed 3505 (its 0.02x and 0.05x
 # rows were this host time), and the GPU tests of the general path in 8 shards, test_gpu_replay
 # first. Apply the patch in the repository (git apply) only after this passes.
-# Cache (CPU): gpu_s37a.sh's (scratch/cubin_s32b).
+# Cache (CPU): gpu_s37a.sh's (scratch/cubin_s32b). About 550 s with the shards at TESTS_S=200.
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
 timeout 60 python3 benchmarks/host_overhead.py --calls 500 > "$OUT/s38a_host_before.txt" 2>&1; cat "$OUT/s38a_host_before.txt"
 for p in replay_copies stream_from_external; do
@@ -23,6 +23,6 @@ timeout 90 python3 scripts/variants_s37/probe_replay_copies.py > "$OUT/s38a_repl
 echo "probe rc $?"; cat "$OUT/s38a_replay_copies.md"
 timeout 100 python3 scripts/variants_s35/probe_batched_draw.py 3505 16 > "$OUT/s38a_draw_3505.md" 2>&1
 echo "draw rc $?"; grep -E "geometric" "$OUT/s38a_draw_3505.md"
-NSHARD=8 SHARD_TIMEOUT=${TESTS_S:-300} scripts/gpu_shards.sh s38a_tests \
+NSHARD=8 SHARD_TIMEOUT=${TESTS_S:-200} scripts/gpu_shards.sh s38a_tests \
     tests/test_gpu_replay.py tests/test_gpu_layouts.py tests/test_gpu_core.py tests/test_gpu_gemm.py \
     tests/test_gpu_wgmma_tma_batched.py tests/test_interop_gpu.py tests/test_robustness_gpu.py
