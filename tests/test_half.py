@@ -382,8 +382,8 @@ def test_half_batch_pick_rules():
 
 def test_half_picks_off_hopper():
     """On a GPU without sm_90a (wgmma=False: an A100's compute capability 8.0 here) every 16-bit
-    pick, 2-D or batched, names a rung whose code that GPU runs (the mma.sync rungs), and on
-    Hopper the same shapes keep their picks."""
+    pick, 2-D or batched, names a rung whose code that GPU runs (the mma.sync rungs; batches keep
+    the stacked pick), while on Hopper the same draw reaches wgmma_tma."""
     import dataclasses
 
     from tiled_matmul.device import H100_LIMITS
