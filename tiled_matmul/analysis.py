@@ -76,7 +76,7 @@ def peak_half_tflops(limits: DeviceLimits) -> "float | None":
     clock = limits.clock_khz or _clock_khz_fallback(limits)
     if rate is None or not clock:
         return None
-    if str(limits.compute_capability) == "90":
+    if limits.hopper:
         clock = min(clock, HOPPER_TC_CLOCK_KHZ)
     return limits.sm_count * rate * clock * 1e3 / 1e12
 

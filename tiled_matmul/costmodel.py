@@ -601,8 +601,8 @@ def candidate_configs(M: int, N: int, K: int, dtype: Any = "float32", precision:
         names = tuple(n for n, s in registry.STRATEGIES.items() if s.tunable)
     else:
         names = tuple(registry.get(s).name for s in strategies)
-    hopper = str(limits.compute_capability) == "90"
-    pick, pick_params = recommend(M, N, K, dt, sms=limits.sm_count, precision=precision, wgmma=hopper, dmma=hopper)
+    pick, pick_params = recommend(M, N, K, dt, sms=limits.sm_count, precision=precision, wgmma=limits.hopper,
+                                  dmma=limits.hopper)
     out = dict.fromkeys(_searched(names, dt, modes, limits))
     if pick in names and registry.get(pick).supports(dt) and registry.get(pick).runs_on(limits):
         out.update(dict.fromkeys(_in_modes([registry.get(pick).make_config(**pick_params)], modes, limits, dt)))

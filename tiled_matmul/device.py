@@ -35,6 +35,12 @@ class DeviceLimits:
         return f"sm_{self.compute_capability}"
 
     @property
+    def hopper(self) -> bool:
+        """Compute capability 9.0: the GPU that runs the sm_90a rungs (wgmma, TMA) and the sm_90
+        FP64 MMA shapes (the heuristic's `wgmma` and `dmma` flags)."""
+        return str(self.compute_capability) == "90"
+
+    @property
     def smem_reserved_per_block(self) -> int:
         """Shared memory the hardware sets aside for every resident block (1 KB from sm_80 on)."""
         return 1024 if int(self.compute_capability) >= 80 else 0

@@ -456,8 +456,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # a database entry for the stacked 2-D shape was tuned for one matrix's tiling, not this one.
         tall = bool(bm) and -(-m // bm) * bm > 1.25 * m
         limits = device_limits(device)
-        batch = (heuristic.half_batch_pick(m, N, K, count, dt, limits.sm_count,
-                                           wgmma=str(limits.compute_capability) == "90")
+        batch = (heuristic.half_batch_pick(m, N, K, count, dt, limits.sm_count, wgmma=limits.hopper)
                  if count > 1 and dt.half and not fixed else None)
         if batch is not None and (tall or kern.strategy.name != batch[0]):
             kern = type(kern)(batch[0], strategy_entry(batch[0]).make_config(**batch[1]))

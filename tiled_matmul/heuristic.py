@@ -911,8 +911,9 @@ def half_batch_pick(M: int, N: int, K: int, count: int, dtype: Any, sms: int,
                     wgmma: bool = True) -> "tuple[str, dict[str, int]] | None":
     """(strategy, params) for `count` float16 or bfloat16 M x N x K products in one batched launch
     (a batch that does not fold into one 2-D product), or None where the batch stays with the 2-D
-    pick for the stacked shape: on a GPU without sm_90a (`wgmma` False), where wgmma_tma is not registered, for skinny matrices (M or N at
-    most GEMV_MAX: a 128-row or 64-column tile would be mostly padding), and where C's rows are not
+    pick for the stacked shape: on a GPU without sm_90a (`wgmma` False), where wgmma_tma is not
+    registered, for skinny matrices (M or N at most GEMV_MAX: a 128-row or 64-column tile would be
+    mostly padding), and where C's rows are not
     16-byte aligned with a short K on a small C (half_pick's HALF_TMA_MIN_K exception, the C area
     counted over the batch). Else wgmma_tma on the tile of :data:`BATCH_NARROW_COST`'s model, the
     128 x 256 one in 2-CTA clusters where half_pick takes them (B's rows not 128-byte multiples, K
