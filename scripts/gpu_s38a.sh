@@ -9,8 +9,9 @@
 # Cache (CPU): gpu_s37a.sh's (scratch/cubin_s32b). About 550 s with the shards at TESTS_S=200.
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
 timeout 60 python3 benchmarks/host_overhead.py --calls 500 > "$OUT/s38a_host_before.txt" 2>&1; cat "$OUT/s38a_host_before.txt"
-for p in replay_copies stream_from_external; do
-  { git apply scripts/variants_s37/$p.patch 2>/dev/null || patch -p1 < scripts/variants_s37/$p.patch; } \
+# (variants_s38/replay_zero.patch: both, and the two _zero_operands made one wgmma_tma.zero_operands)
+for p in variants_s38/replay_zero; do
+  { git apply scripts/$p.patch 2>/dev/null || patch -p1 < scripts/$p.patch; } \
     && echo "$p applied" || { echo "$p did not apply"; exit 1; }
 done
 # stream_from_external: the K = 0 launches of wgmma_tma and wgmma_tma_tf32 allocate their zero
