@@ -61,27 +61,37 @@ def no_general_path(monkeypatch):
     return arm
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
 @pytest.mark.parametrize("with_out", [False, True], ids=["fresh", "out"])
 @pytest.mark.parametrize("transpose_a", [False, True], ids=["rowmajor", "colmajor"])
 @pytest.mark.parametrize("form", list(FORMS))
 def test_repeated_call_launches_from_its_plan(form, transpose_a, with_out, dtype, rng, no_general_path):
+    """The second call of a form runs from the plan, right on new data, and makes the same
+    row-major copies of its operands as the first (a config that does not read a column-major A
+    reads a copy of it: the plan keeps that step)."""
     sa, sb = FORMS[form]
     execute.clear_plans()
-    shape = np.matmul(np.empty(sa), np.empty(sb)).shape
+    shape = np.matmul(np.zeros(sa), np.zeros(sb)).shape  # (zeros: no overflow warnings)
     a, b = _operands(rng, sa, sb, dtype, transpose_a)
     out = poisoned(shape, dtype) if with_out else None
+    before = sum(execute.layout_copies_made.values())
     got = tm.matmul(a, b, out=out)
+    copies = sum(execute.layout_copies_made.values()) - before
     _check(got, a, b, dtype)
     if not execute._plans:
-        pytest.skip(f"{form}: this form is staged or copied (no plan is kept); nothing to replay")
+        pytest.skip(f"{form}: this form is staged (no plan is kept); nothing to replay")
     a2, b2 = _operands(rng, sa, sb, dtype, transpose_a)  # new data and new pointers, same form
     out2 = poisoned(shape, dtype) if with_out else None
     no_general_path()
+    before = sum(execute.layout_copies_made.values())
     got2 = tm.matmul(a2, b2, out=out2)
+    assert sum(execute.layout_copies_made.values()) - before == copies
     if with_out:
         assert got2 is out2
     _check(got2, a2, b2, dtype)
+    a2[...] = 0  # the replayed result was read from the operands of this call, not a stale copy
+    got3 = tm.matmul(a2, b2, out=out2)
+    _check(got3, a2, b2, dtype)
 
 
 def test_plan_is_not_used_for_an_out_that_overlaps_an_input(rng):

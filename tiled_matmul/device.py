@@ -122,3 +122,30 @@ def device_limits(device: "int | DeviceLimits | None" = None) -> DeviceLimits:
     import cupy
 
     return _limits_for(cupy.cuda.Device().id if device is None else int(device))
+
+
+class _StreamPointer:
+    """A raw CUDA stream handle behind the CUDA stream protocol (``__cuda_stream__``: version 0,
+    the handle), which ``cupy.cuda.Stream.from_external`` takes."""
+
+    def __init__(self, ptr: int) -> None:
+        self.ptr = ptr
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return (0, self.ptr)
+
+
+def stream_at(ptr: int):
+    """A CuPy stream object (not owning it) for the raw CUDA stream handle `ptr`, to allocate and
+    launch on with ``with stream_at(ptr):``: ``Stream.from_external`` (CuPy >= 14, where
+    ``ExternalStream`` is deprecated), else ``ExternalStream``.
+
+    >>> stream_at(0).ptr
+    0
+    """
+    import cupy
+
+    from_external = getattr(cupy.cuda.Stream, "from_external", None)
+    if from_external is not None:
+        return from_external(_StreamPointer(ptr))
+    return cupy.cuda.ExternalStream(ptr)

@@ -299,7 +299,12 @@ def replay(resolve_kernel: Callable, a: Any, b: Any, out: Any) -> Any:
         C = out
     else:
         C = cupy.empty(full, dtype=c_dtype)
-    plan.fire([a.data.ptr, b.data.ptr, C.data.ptr], cupy.cuda.get_current_stream())
+    ops = [a, b]
+    for i, counter in enumerate(plan.copies):
+        if counter is not None:  # the row-major copy the first call made (same shape: same strides)
+            layout_copies_made[counter] += 1
+            ops[i] = cupy.ascontiguousarray(ops[i])
+    plan.fire([ops[0].data.ptr, ops[1].data.ptr, C.data.ptr], cupy.cuda.get_current_stream())
     return out if out is not None else C.reshape(out_shape)
 
 
@@ -342,10 +347,14 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
             copies = sum(layout_copies_made.values())
             plan = _compute(resolve_kernel, _vector_readable(A), _vector_readable(B), C, p, g, device)
             key = _plan_key(resolve_kernel, da.obj, db.obj, None if dout is None else dout.obj)
-            # Kept for the next call of the same form when the operands were read where they lie
-            # (nothing staged, copied or cast), so that only the pointers change between calls.
+            # Kept for the next call of the same form when nothing was staged or cast, so that only
+            # the pointers change between calls: the operands read where they lie, or an operand
+            # of two or more dimensions copied whole into row-major order (the plan's `copies`,
+            # which replay makes again; such a call spent ~300 us of host time in this path).
+            made = sum(layout_copies_made.values()) - copies
             if (key is not None and g is None and p.out_dtype is None and (dout is None or direct)
-                    and copies == sum(layout_copies_made.values())
+                    and made == sum(c is not None for c in plan.copies)
+                    and (not made or not (p.a_vector or p.b_vector))
                     and A.data.ptr == da.obj.data.ptr and B.data.ptr == db.obj.data.ptr):
                 if len(_plans) >= _MAX_PLANS:
                     _plans.clear()
@@ -386,12 +395,15 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
     if p.b_vector:
         B = B[:, None]
     la, lb = _layout(A), _layout(B)
+    # the counter each operand's one row-major copy was made under (a strided view no kernel reads;
+    # a layout the picked config does not read): a kept plan makes the same copy on replay
+    copied: list["str | None"] = [None, None]
     if la is None:
         layout_copies_made["strides"] += 1
-        A = cupy.ascontiguousarray(A)
+        A, copied[0] = cupy.ascontiguousarray(A), "strides"
     if lb is None:
         layout_copies_made["strides"] += 1
-        B = cupy.ascontiguousarray(B)
+        B, copied[1] = cupy.ascontiguousarray(B), "strides"
     A0, B0 = A, B  # before broadcasting: what a copy below copies
     A = cupy.broadcast_to(A, p.batch + A.shape[-2:])
     B = cupy.broadcast_to(B, p.batch + B.shape[-2:])
@@ -499,10 +511,10 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
         # the copy may let a batch fold, so the kernel for the new shape is checked again
         if copy_a:
             layout_copies_made["config"] += 1
-            A = cupy.broadcast_to(cupy.ascontiguousarray(A0), A.shape)
+            A, copied[0] = cupy.broadcast_to(cupy.ascontiguousarray(A0), A.shape), "config"
         if copy_b:
             layout_copies_made["config"] += 1
-            B = cupy.broadcast_to(cupy.ascontiguousarray(B0), B.shape)
+            B, copied[1] = cupy.broadcast_to(cupy.ascontiguousarray(B0), B.shape), "config"
         Mr, count, inner, outer, la, lb = plan(A, B)
         kern = pick(Mr, count, la, lb)
         cfg = kern.config
@@ -529,7 +541,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             launches.append((tuple((off + first * st) * sz for off, st, sz in zip(offs, inner, sizes)),
                              min(MAX_BATCH_PER_LAUNCH, count - first)))
     plan = _Plan(kern, compiled, spec, values, la, lb, M, N, K, tuple(inner), isz, dt.numpy, C.dtype,
-                 tuple(launches))
+                 tuple(launches), tuple(copied))
     plan.fire([x.data.ptr for x in ops], cupy.cuda.get_current_stream())
     return plan
 
@@ -554,6 +566,9 @@ class _Plan:
     a_dtype: Any
     c_dtype: Any
     launches: tuple[tuple[tuple[int, ...], int], ...]
+    #: per operand (A, B): the layout_copies_made counter of the row-major copy the launches read
+    #: instead of the operand itself, or None where they read it in place
+    copies: "tuple[str | None, str | None]" = (None, None)
 
     def fire(self, bases: "list[int]", stream: Any) -> None:
         cfg, la, lb, spec, M, N, K, isz = self.kern.config, self.la, self.lb, self.spec, self.M, self.N, self.K, self.isz

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ..configs import ALL_LAYOUTS, Config, cdiv
-from ..device import DeviceLimits, device_limits
+from ..device import DeviceLimits, device_limits, stream_at
 from ..dtypes import FLOAT16, DType, as_dtype
 from ..epilogue import ExLaunch
 from ..strategy import Strategy
@@ -314,7 +314,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             # one pair of zero operands shared by the whole batch
             if a_col or b_col:
                 raise ValueError("wgmma_tma: K = 0 with an epilogue is run row-major only")
-            a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
+            a_ptr, lda, b_ptr, ldb, K, keep = zero_operands(M, N, 2, stream_ptr)
             if batch is not None:
                 batch = Batch(count, 0, 0, batch.sc)
         key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, batch)
@@ -400,15 +400,17 @@ def addressable(X: Any, rows: int, cols: int, stream: Any) -> tuple[Any, int]:
     return addressable_pitched(X, rows, cols, cols, stream)
 
 
-def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int, int, Any]:
-    """(a_ptr, lda, b_ptr, ldb, K, arrays): an M x 1 A and a 1 x N B of 16-bit zeros (the bits of
-    +0 in either type) with 16-byte row pitches, allocated and zeroed on the stream at `stream_ptr`."""
+def zero_operands(M: int, N: int, itemsize: int, stream_ptr: int) -> tuple[int, int, int, int, int, Any]:
+    """(a_ptr, lda, b_ptr, ldb, K, arrays): an M x 1 A and a 1 x N B of zero bits (+0 in every
+    float type) of `itemsize` bytes per element, row pitches of 16 bytes (what TMA needs),
+    allocated and zeroed on the stream at `stream_ptr`: the operands of K = 0 with an epilogue."""
     import cupy
 
-    with cupy.cuda.ExternalStream(stream_ptr):
-        a = cupy.zeros((M, 8), dtype=cupy.uint16)
-        b = cupy.zeros((1, -(-N // 8) * 8), dtype=cupy.uint16)
-    return a.data.ptr, 8, b.data.ptr, b.shape[1], 1, (a, b)
+    per = 16 // itemsize  # elements in 16 bytes
+    with stream_at(stream_ptr):
+        a = cupy.zeros((M, per), dtype=f"u{itemsize}")
+        b = cupy.zeros((1, -(-N // per) * per), dtype=f"u{itemsize}")
+    return a.data.ptr, per, b.data.ptr, b.shape[1], 1, (a, b)
 
 
 def addressable_batch(X: Any, rows: int, cols: int, pitch: int, count: int, stride: int,

@@ -14,7 +14,7 @@ from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
 from .wgmma_tma import (PackedLauncher, TmaWarpSpecialized, addressable_pitched, kept_launcher, persistent_count,
-                         row_layout, zero_rows)
+                         row_layout, zero_operands, zero_rows)
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ class WgmmaTmaTf32Config(TF32Modes, TmaWarpSpecialized):
                 zero_rows(c_ptr, M, N, ldc, 4, stream_ptr)
                 return
             # C = the epilogue of an empty sum: the kernel over one k of zeros (it needs K >= 1)
-            a_ptr, lda, b_ptr, ldb, K, keep = _zero_operands(M, N, stream_ptr)
+            a_ptr, lda, b_ptr, ldb, K, keep = zero_operands(M, N, 4, stream_ptr)
             if b_col or a_col:
                 raise ValueError("wgmma_tma_tf32: K = 0 with an epilogue is run row-major only")
         key = _plan_key(a_ptr, lda, b_ptr, ldb, M, N, K, b_col, a_col)
@@ -269,17 +269,6 @@ def _plan_key(a_ptr: int, lda: int, b_ptr: int, ldb: int, M: int, N: int, K: int
     the operands' addresses, pitches and layouts and the shape (launch's hot path and
     launch_strided alike)."""
     return (a_ptr, lda, b_ptr, ldb, M, N, K, b_col, a_col)
-
-
-def _zero_operands(M: int, N: int, stream_ptr: int) -> tuple[int, int, int, int, int, Any]:
-    """(a_ptr, lda, b_ptr, ldb, K, arrays): an M x 1 A and a 1 x N B of zeros with 16-byte row
-    pitches, allocated and zeroed on the stream at `stream_ptr`."""
-    import cupy
-
-    with cupy.cuda.ExternalStream(stream_ptr):
-        a = cupy.zeros((M, 4), dtype=cupy.float32)
-        b = cupy.zeros((1, -(-N // 4) * 4), dtype=cupy.float32)
-    return a.data.ptr, 4, b.data.ptr, b.shape[1], 1, (a, b)
 
 
 class Tf32TmaLauncher(PackedLauncher):
