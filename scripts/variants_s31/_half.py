@@ -56,3 +56,40 @@ def geomeans(logs: dict) -> None:
         if v:
             print(f"{k}: geometric mean {math.exp(sum(map(math.log, v)) / len(v)):.3f}× cuBLAS, lowest {min(v):.2f}"
                   f" ({len(v)} shapes)")
+
+
+def config_probe(shapes, variants: dict) -> None:
+    """The command line of a probe that times named configs against auto and cuBLAS on 16-bit
+    shapes: ``[--dtype float16|bfloat16] [--compile-only CACHE_DIR]``; a table of µs (× cuBLAS)
+    per shape, every row validated first (timed_rows), then each column's geometric mean."""
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dtype", default="float16", choices=("float16", "bfloat16"))
+    ap.add_argument("--compile-only", metavar="CACHE_DIR")
+    args = ap.parse_args()
+    if args.compile_only:
+        from _probe import precompile_shapes
+
+        print(precompile_shapes(args.compile_only, shapes, lambda M, N, K: variants, args.dtype), "kernels")
+        return
+    from tiled_matmul.dispatch import choose
+    from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs
+
+    flush = L2Flusher()
+    logs: dict = {}
+    labels = ["auto", *variants]
+    print(f"{args.dtype}: µs (× cuBLAS)")
+    print(f"| shape | auto's pick | cuBLAS µs | {' | '.join(labels)} |")
+    print("|---|---|---:|" + "---:|" * len(labels))
+    for M, N, K in shapes:
+        sets = make_inputs((M, N, K), args.dtype)
+        rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets)}
+        rows.update({k: (call_row(n, p), sets) for k, (n, p) in variants.items()})
+        res = timed_rows(rows, flush)
+        pick = choose(M, N, K, args.dtype)
+        cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
+        print(f"| {M}×{N}×{K} | {pick.strategy} {dict(pick.params)} | {cub} | "
+              f"{' | '.join(cells(res, labels, logs))} |", flush=True)
+    print()
+    geomeans(logs)

@@ -14,7 +14,6 @@ rounds with L2 flushed; × cuBLAS is the median of the rounds' ratios.
     PYTHONPATH=. python3 scripts/variants_s37/probe_skinny_unaligned.py [--dtype float16]
     (--compile-only CACHE_DIR: fill a cubin cache without a GPU)
 """
-import argparse
 import os
 import sys
 
@@ -34,37 +33,9 @@ VARIANTS = {
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--dtype", default="float16", choices=("float16", "bfloat16"))
-    ap.add_argument("--compile-only", metavar="CACHE_DIR")
-    args = ap.parse_args()
-    if args.compile_only:
-        from _probe import precompile_shapes
+    from _half import config_probe
 
-        print(precompile_shapes(args.compile_only, SHAPES, lambda M, N, K: VARIANTS, args.dtype), "kernels")
-        return
-    from tiled_matmul.dispatch import choose
-    from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs
-
-    from _half import call_row, cells, geomeans, timed_rows
-
-    flush = L2Flusher()
-    logs: dict = {}
-    labels = ["auto", *VARIANTS]
-    print(f"{args.dtype}: µs (× cuBLAS)")
-    print(f"| shape | auto's pick | cuBLAS µs | {' | '.join(labels)} |")
-    print("|---|---|---:|" + "---:|" * len(labels))
-    for M, N, K in SHAPES:
-        sets = make_inputs((M, N, K), args.dtype)
-        rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets)}
-        rows.update({k: (call_row(n, p), sets) for k, (n, p) in VARIANTS.items()})
-        res = timed_rows(rows, flush)
-        pick = choose(M, N, K, args.dtype)
-        cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
-        print(f"| {M}×{N}×{K} | {pick.strategy} {dict(pick.params)} | {cub} | "
-              f"{' | '.join(cells(res, labels, logs))} |", flush=True)
-    print()
-    geomeans(logs)
+    config_probe(SHAPES, VARIANTS)
 
 
 if __name__ == "__main__":
