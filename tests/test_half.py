@@ -399,3 +399,28 @@ def test_half_picks_off_hopper():
         assert heuristic.half_batch_pick(M, N, K, count, "bfloat16", 108, wgmma=False) is None
         hopper_names.add(heuristic.recommend(M, N, K, "float16", sms=132)[0])
     assert "wgmma_tma" in hopper_names  # the same draw reaches the sm_90a rungs where they may run
+
+
+def test_narrow_c_leaves_the_128x256_tile():
+    """A plain 16-bit product of at least half a wave of 128 x 256 tiles (where wgmma_tma's wide
+    tile is the pick) with N <= HALF_NARROW_C runs on a tile at most N's width rounded up to 64 or
+    128 (half or more of a 256-wide tile would be padding); wider ones keep the 128 x 256 tile,
+    clustered or not. Random shapes of that region, both 16-bit dtypes, on the H100's 132 SMs."""
+    rng = np.random.default_rng(38)
+    seen = set()
+    for _ in range(300):
+        M = int(rng.integers(66 * 128 + 1, 70000))
+        N = int(rng.integers(9, 400))
+        K = int(np.exp(rng.uniform(np.log(256), np.log(20000))))
+        dtype = ("float16", "bfloat16")[int(rng.integers(2))]
+        name, params = heuristic.half_pick(M, N, K, dtype, 132)
+        if name != "wgmma_tma":  # a GEMV or split rung took it (not this rule's region)
+            continue
+        bn = params.get("bn", 256)
+        if N <= heuristic.HALF_NARROW_C:
+            assert bn == (64 if 2 * N <= heuristic.HALF_NARROW_C else 128), (M, N, K, params)
+            assert "cluster_m" not in params
+        else:
+            assert bn == 256, (M, N, K, params)
+        seen.add(bn)
+    assert seen == {64, 128, 256}

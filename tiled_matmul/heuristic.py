@@ -588,6 +588,15 @@ TMA_CLUSTER_MIN_K = 1000
 #: 32 x 32 tile stays, and a longer K splits instead (32x4096x4096: 32.8 against the split's 24.8)
 _HALF_TMA_SMALL = dict(bm=128, bn=64, stages=8)
 TMA_SMALL_MIN_TILES = 32
+#: A product of at least half a wave of 128 x 256 tiles whose C is at most this narrow runs on the
+#: 128 x 64 tile (N <= HALF_NARROW_C / 2) or the 128 x 128 one, not the 128 x 256 tile (in clusters
+#: or not), half or more of which would be padding. On the H100 (scripts/variants_s38/
+#: probe_narrow_n.py, x cuBLAS, float16; bfloat16 within 0.01), 21 shapes M = 10186-65536, N = 16-128,
+#: K = 300-16384: the 128 x 256 pick 0.836 (geometric mean, lowest 0.68), the rule 1.004 (lowest 0.78):
+#: 10186x50x4008 0.92 -> 1.19, 10186x16x1024 0.68 -> 0.88, 32768x128x4008 0.92 -> 1.03,
+#: 65536x100x2048 1.00 -> 1.09; with N > 64 the 128 x 64 tile reads A twice (32768x128x4008
+#: 0.69), and at N = 200 the 128 x 256 cluster tile stays ahead (17000x200x4096 0.64 against 0.57)
+HALF_NARROW_C = 128
 
 
 #: A batch of 16-bit products that does not fold into one 2-D product runs on wgmma_tma's batched
@@ -786,8 +795,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
     wgmma_tma (TMA, warp-specialised, persistent: 1.00-1.03x cuBLAS at 4096^3-8192^3 on the H100)
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
-    WgmmaTmaConfig.launch; in 2-CTA clusters where B's rows are not 128-byte multiples and
-    K >= TMA_CLUSTER_MIN_K), unless C's rows are not 16-byte aligned and K < HALF_TMA_MIN_K (but from
+    WgmmaTmaConfig.launch; on its 128 x 64 or 128 x 128 tile where N <= HALF_NARROW_C, else in
+    2-CTA clusters where B's rows are not 128-byte multiples and K >= TMA_CLUSTER_MIN_K), unless C's rows are not 16-byte aligned and K < HALF_TMA_MIN_K (but from
     K = HALF_TMA_PAD_MIN_K on a C of HALF_TMA_PAD_FILL waves' area, on 128 x 64 tiles where N <=
     HALF_TMA_PAD_NARROW_N), and unless it is a
     plain x·B or A·x that the half GEMV rungs stream (:func:`_half_gemv`: first) or a skinny one
@@ -826,6 +835,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
     ('mma_half_split_k', {'bm': 32, 'bn': 32, 'wm': 16, 'wn': 16, 'min_blocks': 4, 'split_k': 8})
     >>> half_pick(4, 4096, 4096, "float16", 132)
     ('gemv_xb_half', {'threads': 256, 'mt': 4, 'unroll': 8, 'min_blocks': 1, 'kg': 16})
+    >>> half_pick(10186, 50, 4008, "float16", 132)    # a narrow C: not the 128 x 256 tile
+    ('wgmma_tma', {'bm': 128, 'bn': 64, 'stages': 8})
+    >>> half_pick(32768, 128, 4008, "float16", 132)
+    ('wgmma_tma', {'bm': 128, 'bn': 128, 'stages': 5})
     >>> half_pick(4096, 4096, 4096, "float16", 132, wgmma=False)   # not Hopper: mma.sync
     ('mma_half', {})
     >>> half_pick(16, 4096, 4096, "float16", 132, wgmma=False)
@@ -850,10 +863,12 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
     tma = (plain and wgmma and tma_entry is not None and tma_entry.supports(dt)
            and not _unaligned_off_tma(M, N, K, sms))
     if tma and 2 * cdiv(M, 128) * cdiv(N, 256) >= sms:
-        if _clusters_share_b(N, K, dt.itemsize):
-            return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
         if unaligned_short_k and N <= HALF_TMA_PAD_NARROW_N:
             return "wgmma_tma", dict(_HALF_TMA_SMALL)  # HALF_TMA_PAD_MIN_K's narrow products
+        if N <= HALF_NARROW_C:
+            return "wgmma_tma", dict(_HALF_TMA_SMALL if 2 * N <= HALF_NARROW_C else _HALF_TMA_NARROW)
+        if _clusters_share_b(N, K, dt.itemsize):
+            return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
         return "wgmma_tma", {}
     tiles64 = cdiv(M, 64) * cdiv(N, 64)
     small_tiles = cdiv(M, 128) * cdiv(N, 64)  # wgmma_tma's 128 x 64 tiles
