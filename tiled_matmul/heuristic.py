@@ -796,9 +796,10 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
     WgmmaTmaConfig.launch; on its 128 x 64 or 128 x 128 tile where N <= HALF_NARROW_C, else in
-    2-CTA clusters where B's rows are not 128-byte multiples and K >= TMA_CLUSTER_MIN_K), unless C's rows are not 16-byte aligned and K < HALF_TMA_MIN_K (but from
-    K = HALF_TMA_PAD_MIN_K on a C of HALF_TMA_PAD_FILL waves' area, on 128 x 64 tiles where N <=
-    HALF_TMA_PAD_NARROW_N), and unless it is a
+    2-CTA clusters where B's rows are not 128-byte multiples and K >= TMA_CLUSTER_MIN_K), unless
+    C's rows are not 16-byte aligned and K < HALF_TMA_MIN_K (but from K = HALF_TMA_PAD_MIN_K on a
+    C of HALF_TMA_PAD_FILL waves' area, on 128 x 64 tiles where N <= HALF_TMA_PAD_NARROW_N), and
+    unless it is a
     plain x·B or A·x that the half GEMV rungs stream (:func:`_half_gemv`: first) or a skinny one
     (M or N <= GEMV_MAX, K >= HALF_TMA_MIN_K) whose streamed operand TMA would need padded by a copy
     (mma_half_split_k, next); else, for a plain
