@@ -367,7 +367,7 @@ def xb_choice(M: int, N: int, K: int, dt: DType, device: Any, precision: str, na
     narrowable wgmma rungs; :data:`XB_TMA64_ROWS`: wgmma_tma_tf32 on 64 x 128 tiles, or that
     model pick where B's rows are ragged); else None. The caller narrows the result."""
     if (_mode != "auto" or str(dt) != "float32" or not M < N
-            or "tf32x3" not in modes_for(precision, dt, K) or str(device_id(device).cc) != "90"):
+            or "tf32x3" not in modes_for(precision, dt, K) or not device_id(device).hopper):
         return None
     tensor = name in NARROW_RUNGS or (name == "wgmma_tma_tf32" and params.get("passes", 3) == 3)
     if XB_NARROW_ROWS[0] <= M <= XB_NARROW_ROWS[1]:
@@ -434,7 +434,7 @@ def transposed_choice(M: int, N: int, K: int, dtype: Any = "float32", device: An
             or "tf32x3" not in modes_for(precision, dt, K)):
         return None
     dev = device_id(device)
-    if str(dev.cc) != "90" or lookup_entry(M, N, K, dt, dev, precision) is not None:
+    if not dev.hopper or lookup_entry(M, N, K, dt, dev, precision) is not None:
         return None
     if wide and (K % 4 == 0 or (own or fallback_choice(M, N, K, dt, device, precision)).strategy != "wgmma_tma_tf32"):
         return None
@@ -545,7 +545,7 @@ def fallback_choice(M: int, N: int, K: int, dtype: Any = "float32", device: Any 
         best = model_choice(M, N, K, dt, device, precision)
         name, params, source = best.strategy, _own_params(best), "model"
     else:
-        hopper = str(device_id(device).cc) == "90"
+        hopper = device_id(device).hopper
         name, params = recommend(M, N, K, dt, sms=_sm_count(device), precision=precision,
                                  wgmma=hopper, dmma=hopper)
         params, source = dict(params or {}), "heuristic"

@@ -126,6 +126,11 @@ class DeviceId:
     def key(self) -> str:
         return f"{self.name}|sm_{self.cc}|{self.package}"
 
+    @property
+    def hopper(self) -> bool:
+        """Compute capability 9.0 (as DeviceLimits.hopper): the sm_90a rungs may run."""
+        return str(self.cc) == "90"
+
 
 def device_id(device: Any = None) -> DeviceId:
     """The DeviceId of `device` (an id, a DeviceLimits, a DeviceId, or None for the current device).
