@@ -10,6 +10,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 
+def is_hopper(compute_capability: "str | int") -> bool:
+    """Whether a compute capability ("90" or 90) is Hopper's 9.0: DeviceLimits.hopper and
+    tunedb.DeviceId.hopper both ask this."""
+    return str(compute_capability) == "90"
+
+
 @dataclass(frozen=True)
 class DeviceLimits:
     """The per-device numbers that `Config.validate()` and the tiling model use."""
@@ -38,7 +44,7 @@ class DeviceLimits:
     def hopper(self) -> bool:
         """Compute capability 9.0: the GPU that runs the sm_90a rungs (wgmma, TMA) and the sm_90
         FP64 MMA shapes (the heuristic's `wgmma` and `dmma` flags)."""
-        return str(self.compute_capability) == "90"
+        return is_hopper(self.compute_capability)
 
     @property
     def smem_reserved_per_block(self) -> int:

@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .device import device_limits
+from .device import device_limits, is_hopper
 from .dtypes import as_dtype
 
 SCHEMA = "tiled-matmul/tunedb"
@@ -129,7 +129,7 @@ class DeviceId:
     @property
     def hopper(self) -> bool:
         """Compute capability 9.0 (as DeviceLimits.hopper): the sm_90a rungs may run."""
-        return str(self.cc) == "90"
+        return is_hopper(self.cc)
 
 
 def device_id(device: Any = None) -> DeviceId:
