@@ -214,3 +214,89 @@ def test_c_off_16_bytes_is_stored_row_by_row(name):
     assert ENTRY.default.c_map("float16", M, N, c.data.ptr, N) is None
     tma_matmul(a, b, c, dtype="float16")
     assert bool((c == expect).all()) and int(base[0]) == NAN_BITS["float16"]
+
+
+# ---- B whose rows are not 16-byte multiples, read in place in row phases (WgmmaTmaConfig.b_phases) ----
+#: (M, N, K, B's element offset from a 16-byte boundary, extra elements of B's pitch): P = 4, 8, 2;
+#: ragged M, N and K (K not a multiple of P or 64, K = P), B's base off 16 bytes, a pitched B
+PHASE_CASES = [(9, 10186, 4000, 0, 0), (64, 10185, 1001, 0, 0), (33, 1004, 129, 0, 0), (1, 9, 8, 0, 0),
+               (50, 2003, 67, 3, 0), (128, 517, 300, 5, 0), (17, 130, 1000, 0, 5), (100, 250, 64, 1, 3),
+               (7, 7, 7, 0, 0)]
+
+
+def _phased_b(K, N, offset, extra, dtype, seed):
+    """A K x N B of pitch N + extra starting `offset` elements past a 16-byte boundary."""
+    flat = _operand(1, (K + 1) * (N + extra) + 8, (K + 1) * (N + extra) + 8, dtype, seed)[0]
+    return flat[offset:offset + K * (N + extra)].reshape(K, N + extra)[:, :N]
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", PHASE_CASES, ids=lambda c: "x".join(map(str, c)))
+def test_b_off_16_bytes_is_read_in_phases(name, dtype, case, monkeypatch):
+    """The standard launch entry reads such a B in place in phase maps (no padded copy of B: the
+    pad kernel runs for A' only), against float64 per element, C fully written."""
+    import cupy as cp
+
+    from tiled_matmul import pad
+
+    M, N, K, offset, extra = case
+    cfg = ENTRY.default.replace(bn=128, stages=5)
+    a = _operand(M, K, K, dtype, 11)
+    b = _phased_b(K, N, offset, extra, dtype, 12)
+    ldb = b.strides[0] // 2
+    phases = cfg.b_phases(M, N, K, ldb)
+    padded, permuted = [], []
+    real_pad, real_perm = pad.pad_into, pad.phase_permute_into
+    monkeypatch.setattr(pad, "pad_into", lambda *args, **kw: padded.append(args) or real_pad(*args, **kw))
+    monkeypatch.setattr(pad, "phase_permute_into", lambda *args, **kw: permuted.append(args) or real_perm(*args, **kw))
+    c = _poisoned(M, N, dtype, 16)
+    k = tm.kernel("wgmma_tma", **cfg.params())
+    k.config.launch(k.compiled(dtype), a, b, c, M, N, K, 0, cp.cuda.get_current_stream())
+    a64, b64 = to_f64(a, dtype), to_f64(b, dtype)
+    got = to_f64(c, dtype)
+    assert not bool(cp.isnan(got).any()), f"{int(cp.isnan(got).sum())} outputs never written"
+    err = componentwise_error(got, a64 @ b64, cp.abs(a64) @ cp.abs(b64))
+    assert err <= error_bound(dtype, K), (case, phases, err)
+    if K >= 8 and (N + extra) % 8 and M <= N:
+        assert phases > 1 and len(permuted) == 1 and not padded, (phases, len(permuted), len(padded))
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_phases_propagate_nan_and_inf(name, dtype):
+    import cupy as cp
+
+    cfg = ENTRY.default.replace(bn=128, stages=5)
+    M, N, K = 40, 1001, 300
+    a, b = _operand(M, K, K, dtype, 13), _phased_b(K, N, 0, 0, dtype, 14)
+    assert cfg.b_phases(M, N, K, N) == 8
+    a[3, 5] = NAN_BITS[dtype]
+    a[7, 299] = INF_BITS[dtype]  # the last k: a permuted column of the last 64-block
+    b[9, 11] = INF_BITS[dtype]
+    b[299, 1000] = INF_BITS[dtype] | 0x8000  # -Inf in the last row and column
+    c = _poisoned(M, N, dtype, 16)
+    k = tm.kernel("wgmma_tma", **cfg.params())
+    k.config.launch(k.compiled(dtype), a, b, c, M, N, K, 0, cp.cuda.get_current_stream())
+    ref, got = to_f64(a, dtype) @ to_f64(b, dtype), to_f64(c, dtype)
+    assert bool((cp.isnan(got) == cp.isnan(ref)).all()) and bool((cp.isinf(got) == cp.isinf(ref)).all())
+    assert bool((cp.sign(got[cp.isinf(ref)]) == cp.sign(ref[cp.isinf(ref)])).all())
+
+
+@pytest.mark.parametrize("name", NAME)
+def test_phases_through_matmul_and_gemm(name):
+    """tm.matmul (auto picks wgmma_tma here) and tm.gemm's epilogue (the ExLaunch route) on a
+    float16 B with odd N, against float64 per element."""
+    import cupy as cp
+
+    rng = np.random.default_rng(15)
+    M, N, K = 32, 10185, 2000
+    a = cp.asarray(rng.uniform(-1, 1, (M, K)).astype(np.float16))
+    b = cp.asarray(rng.uniform(-1, 1, (K, N)).astype(np.float16))
+    bias = cp.asarray(rng.uniform(-1, 1, N).astype(np.float32))
+    a64, b64 = cp.asnumpy(a).astype(np.float64), cp.asnumpy(b).astype(np.float64)
+    ref, scale = a64 @ b64, np.abs(a64) @ np.abs(b64)
+    for got, want in ((tm.matmul(a, b), ref), (tm.gemm(a, b, bias=bias, activation="relu", strategy="wgmma_tma"),
+                                                 np.maximum(ref + cp.asnumpy(bias), 0.0))):
+        err = np.abs(cp.asnumpy(got).astype(np.float64) - want) / (scale + np.abs(cp.asnumpy(bias)) + 1e-30)
+        assert float(err.max()) <= error_bound("float16", K), float(err.max())

@@ -355,3 +355,97 @@ def test_batched_kernels_compile_without_spills(cfg, spec):
                   f"wgmma_tma {cfg.tag()} {spec.tag()}")
     assert rep.registers > 0, rep.log
     assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+
+
+# ---- B read in row phases (pitch off 16 bytes) -----------------------------------------------------
+PHASE_CFGS = [c for c in ENTRY.configs if c.cluster_m == 1]
+
+
+def test_phase_maps_cover_exactly_the_rows_of_each_phase():
+    """Every phase map starts on a 16-byte boundary with a legal pitch, and its element (q, s_r + n)
+    is B[phases q + r][n]: its last row ends where B's last row of that phase ends, never past."""
+    from tiled_matmul.strategies.wgmma_tma import phase_count, phase_maps
+
+    for b_ptr in (0x10000, 0x10002, 0x1000e):
+        for K, N, ldb in ((4000, 10186, 10186), (4001, 10185, 10185), (67, 9, 9), (130, 50, 63), (8, 3, 3)):
+            P = phase_count(ldb, 2)
+            assert P > 1 and P * ldb * 2 % 16 == 0 and (P == 2 or (P // 2) * ldb * 2 % 16)
+            maps, bits = phase_maps(b_ptr, K, N, ldb, 2, P)
+            assert len(maps) == P
+            for r, (addr, rows, cols, pitch) in enumerate(maps):
+                shift = (bits >> (8 + 3 * r)) & 7
+                assert addr % 16 == 0 and pitch == P * ldb and cols == N + shift
+                assert tma.matrix_problem("b", addr, rows, cols, pitch, 2) is None
+                # the element the kernel asks for, (row q, column n + s_r), is B[P q + r][n]
+                for q in (0, rows - 1):
+                    for n in (0, N - 1):
+                        assert addr + (q * pitch + n + shift) * 2 == b_ptr + ((P * q + r) * ldb + n) * 2
+                assert P * (rows - 1) + r < K <= P * rows + r  # every row of the phase, no more
+
+
+def test_phase_maps_refuse_what_they_cannot_read():
+    from tiled_matmul.strategies.wgmma_tma import phase_maps
+
+    with pytest.raises(ValueError, match="row phases"):
+        phase_maps(0, 3, 10, 10185, 2, 8)  # K < phases: a phase without rows
+    with pytest.raises(ValueError, match="row phases"):
+        phase_maps(0, 100, 10, 10186, 2, 2)  # 2 rows of 20372 bytes are not a 16-byte multiple
+
+
+def test_phase_permutation_matches_the_kernels_k_order():
+    """pad.phase_permute_into's column map (read from its CUDA source's formula) against the k
+    order the kernel's phase boxes put in shared memory: line r * 64/P + q holds k = P q + r."""
+    import numpy as np
+
+    for P in (2, 4, 8):
+        lines = 64 // P
+        d = np.arange(192)
+        c = d - d % 64 + (d % 64) % lines * P + (d % 64) // lines  # the kernel's formula
+        smem_k = np.array([64 * t + P * q + r for t in range(3) for r in range(P) for q in range(lines)])
+        assert (c == smem_k).all()
+        assert sorted(c) == list(range(192))  # a permutation within each block
+    from tiled_matmul import pad
+
+    assert "(d % 64) % lines * phases + (d % 64) / lines" in pad._SOURCE
+
+
+def test_phase_launch_buffer_moves_the_arguments_after_b():
+    for P in (2, 4, 8):
+        cls = TmaLauncher.with_b_maps(P)
+        offs, grow = cls.OFFSETS, (P - 1) * 128
+        assert offs[:2] == TmaLauncher.OFFSETS[:2]
+        assert offs[2:] == tuple(o + grow for o in TmaLauncher.OFFSETS[2:])
+        assert cls.SIZE == TmaLauncher.SIZE + grow and TmaLauncher.with_b_maps(P) is cls
+        src = render(ENTRY, PHASE_CFGS[0], "float16", ExSpec("float", b_phases=P))
+        assert f"struct alignas(64) TmPhaseMaps {{ TmTensorMap m[B_PHASES]; }}" in src
+        assert f"constexpr int B_PHASES = {P};" in src
+        assert "const __grid_constant__ TmPhaseMaps tmB" in src
+    assert TmaLauncher.with_b_maps(1) is TmaLauncher
+
+
+def test_b_phases_picks_phases_only_where_they_beat_the_copy():
+    cfg = WgmmaTmaConfig(bm=128, bn=128, stages=5)
+    assert cfg.b_phases(9, 10186, 4000, 10186) == 4
+    assert cfg.b_phases(64, 10185, 4000, 10185) == 8
+    assert cfg.b_phases(64, 10192, 4000, 10192) == 1  # rows are 16-byte multiples: one map
+    assert cfg.b_phases(20000, 10186, 4000, 10186) == 1  # A's copy would be the larger
+    assert cfg.b_phases(9, 10185, 7, 10185) == 1  # K < 8: a phase without rows
+    assert cfg.replace(cluster_m=2).b_phases(9, 10186, 4000, 10186) == 1
+
+
+def test_phases_render_only_for_plain_row_major_b():
+    for spec in (ExSpec("float", b_phases=4, batched=True), ExSpec("float", b_phases=4, b_col=True)):
+        assert "#error" in render(ENTRY, PHASE_CFGS[0], "float16", spec)
+    assert "#error" in render(ENTRY, ENTRY.default.replace(cluster_m=2), "float16", ExSpec("float", b_phases=2))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("P", [2, 4, 8])
+@pytest.mark.parametrize("cfg", PHASE_CFGS, ids=[c.tag() for c in PHASE_CFGS])
+def test_phase_kernels_compile_without_spills(cfg, P):
+    spec = ExSpec("float", b_phases=P, alpha=True, bias=1) if P == 4 else ExSpec("float", b_phases=P)
+    rep = _report(nvcc_path(), render(ENTRY, cfg, "float16", spec), "sm_90a", kernel_name("wgmma_tma", cfg, "float16"),
+                  f"wgmma_tma {cfg.tag()} {spec.tag()}")
+    assert rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log

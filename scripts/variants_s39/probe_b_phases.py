@@ -16,14 +16,16 @@ copied once into A' with each 64-column block permuted that way and zero-padded 
 (a copy of M K elements in place of B's K N). Nothing else in the kernel changes.
 
 This probe renders wgmma_tma's plain source for a config and patches only B's map parameter
-(P maps in one struct), its prefetch and its loads, then times: the patched kernel (A' made
-inside the timed call), auto (the padding copy), cuBLAS. Every row is validated first (NaN-poisoned
+(P maps in one struct), its prefetch and its loads (the probe kernel, A' made inside the timed
+call; written first, kept as a cross-check), and times it beside auto (which now reads B this way
+itself: WgmmaTmaConfig.b_phases), auto with B copied into padded rows as before, and cuBLAS. Every row is validated first (NaN-poisoned
 C, float64 reference, per element: tiled_matmul.measure).
 
     PYTHONPATH=. python3 scripts/variants_s39/probe_b_phases.py [--dtype float16]
     (--compile-only CACHE_DIR: the patched kernels' cubins, without a GPU)
 """
 import argparse
+import contextlib
 import ctypes
 import math
 import os
@@ -139,6 +141,19 @@ class PhaseKernel:
         return c
 
 
+@contextlib.contextmanager
+def padded_b():
+    """auto as before WgmmaTmaConfig.b_phases: B copied into padded rows."""
+    from tiled_matmul.strategies.wgmma_tma import WgmmaTmaConfig
+
+    old = WgmmaTmaConfig.PHASES_OVER_COPY
+    WgmmaTmaConfig.PHASES_OVER_COPY = float("inf")
+    try:
+        yield
+    finally:
+        WgmmaTmaConfig.PHASES_OVER_COPY = old
+
+
 def main() -> None:
     global DTYPE
     ap = argparse.ArgumentParser()
@@ -150,9 +165,22 @@ def main() -> None:
         os.environ["CUPY_CACHE_DIR"] = args.compile_only
         from tiled_matmul.compile import cached_cubin
 
+        from tiled_matmul.epilogue import ExSpec
+        from tiled_matmul.render import kernel_name, render
+
         for P in sorted({phases(N) for _, N, _ in SHAPES}):
             src, name, cfg, dt = patched_source(P)
             print(cached_cubin(src, name, "sm_90a", "wgmma_tma", cfg, dt))
+            # the shipped kernel for B in P phases (auto's path for these shapes), and the tests'
+            from tiled_matmul.registry import get
+
+            entry = get("wgmma_tma")
+            specs = [ExSpec("float", b_phases=P)] if P > 1 else []
+            if P == 8:
+                specs.append(ExSpec("float", bias=1, activation="relu", b_phases=8))
+            for spec in specs:
+                cached_cubin(render(entry, cfg, dt, spec), kernel_name("wgmma_tma", cfg, dt), "sm_90a", "wgmma_tma",
+                             cfg, dt)
         return
     from _half import cells, geomeans, timed_rows
 
@@ -161,16 +189,17 @@ def main() -> None:
     flush = L2Flusher()
     kernels = {}
     logs: dict = {}
-    labels = ["auto", "phases"]
+    labels = ["auto", "padded", "phases"]
     print(f"{DTYPE}: µs (× cuBLAS); phases = B read in place in P phase maps, A' permuted in the call")
-    print("| shape | P | cuBLAS µs | auto | phases |")
-    print("|---|---:|---:|---:|---:|")
+    print("| shape | P | cuBLAS µs | auto | auto, B padded | probe kernel |")
+    print("|---|---:|---:|---:|---:|---:|")
     for M, N, K in SHAPES:
         P = phases(N)
         if P not in kernels:
             kernels[P] = PhaseKernel(P)
         sets = make_inputs((M, N, K), DTYPE)
         rows = {"cublas": (cublas_row("probe", dtype=DTYPE), sets), "auto": (auto_row("probe"), sets),
+                "padded": (Row("probe", "auto, B padded", auto_row("probe").call, context=padded_b), sets),
                 "phases": (Row("probe", f"wgmma_tma_bphase{P}", kernels[P]), sets)}
         res = timed_rows(rows, flush)
         cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
