@@ -393,7 +393,7 @@ def test_phase_maps_refuse_what_they_cannot_read():
 
 
 def test_phase_permutation_matches_the_kernels_k_order():
-    """pad.phase_permute_into's column map (read from its CUDA source's formula) against the k
+    """pad.pad_into's column map with phases (read from its CUDA source's formula) against the k
     order the kernel's phase boxes put in shared memory: line r * 64/P + q holds k = P q + r."""
     import numpy as np
 

@@ -87,37 +87,28 @@ def _function(name: str):
 
 
 def pad_into(src_ptr: int, dst_ptr: int, rows: int, cols: int, drows: int, dcols: int, itemsize: int,
-             stream: Any, src_pitch: "int | None" = None) -> None:
+             stream: Any, src_pitch: "int | None" = None, phases: int = 1) -> None:
     """dst (drows x dcols, dcols a whole number of 16-byte vectors) = the rows x cols row-major
-    matrix at src (`src_pitch` elements per row; `cols` when None), zero past it, on `stream`."""
-    sld = cols if src_pitch is None else src_pitch
-    if dcols * itemsize % ALIGN or drows < rows or dcols < cols or sld < cols:
-        raise ValueError(f"cannot pad a {rows} x {cols} matrix into {drows} x {dcols} of {itemsize}-byte elements")
-    n = drows * dcols // (ALIGN // itemsize)
-    if n == 0:
-        return
-    with stream:
-        _function(f"tm_pad{itemsize}")(((n + THREADS - 1) // THREADS,), (THREADS,),
-                                       (src_ptr, dst_ptr, np.int64(rows), np.int64(cols), np.int64(sld),
-                                        np.int64(drows), np.int64(dcols)))
+    matrix at src (`src_pitch` elements per row; `cols` when None), zero past it, on `stream`.
 
-
-def phase_permute_into(src_ptr: int, dst_ptr: int, rows: int, cols: int, drows: int, dcols: int, itemsize: int,
-                       phases: int, stream: Any, src_pitch: "int | None" = None) -> None:
-    """:func:`pad_into` (dcols a multiple of 64) with each 64-column block of dst permuted
+    With `phases` > 1 (dcols a multiple of 64), each 64-column block of dst is permuted
     phase-major: its column r * 64 / `phases` + q holds the block's column `phases` * q + r (the
     k order in which wgmma_tma reads a B of `phases` row phases: kernels/15_wgmma_tma.cu.j2's
-    B_PHASES). A permutation of K within each block, so zeros pair with zeros past K as in a pad."""
+    B_PHASES). A permutation of K within each block, so zeros pair with zeros past K as unpermuted."""
     sld = cols if src_pitch is None else src_pitch
-    if (dcols % 64 or 64 % phases or drows < rows or dcols < cols or sld < cols):
-        raise ValueError(f"cannot phase-permute a {rows} x {cols} matrix into {drows} x {dcols} in {phases} phases")
+    if (dcols * itemsize % ALIGN or drows < rows or dcols < cols or sld < cols
+            or (phases > 1 and (dcols % 64 or 64 % phases))):
+        raise ValueError(f"cannot pad a {rows} x {cols} matrix into {drows} x {dcols} of {itemsize}-byte elements"
+                         + (f" in {phases} phases" if phases > 1 else ""))
     n = drows * dcols // (ALIGN // itemsize)
     if n == 0:
         return
+    args = (src_ptr, dst_ptr, np.int64(rows), np.int64(cols), np.int64(sld), np.int64(drows), np.int64(dcols))
     with stream:
-        _function(f"tm_pad{itemsize}_phased")(((n + THREADS - 1) // THREADS,), (THREADS,),
-                                              (src_ptr, dst_ptr, np.int64(rows), np.int64(cols), np.int64(sld),
-                                               np.int64(drows), np.int64(dcols), np.int32(phases)))
+        if phases > 1:
+            _function(f"tm_pad{itemsize}_phased")(((n + THREADS - 1) // THREADS,), (THREADS,), (*args, np.int32(phases)))
+        else:
+            _function(f"tm_pad{itemsize}")(((n + THREADS - 1) // THREADS,), (THREADS,), args)
 
 
 def unpad_into(src_ptr: int, dst_ptr: int, rows: int, cols: int, sld: int, itemsize: int, stream: Any) -> None:

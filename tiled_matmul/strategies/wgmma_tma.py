@@ -309,7 +309,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             kp = cdiv(K, self.BK) * self.BK
             with stream:
                 a = cupy.empty((M, kp), dtype=A.dtype)
-            pad.phase_permute_into(A.data.ptr, a.data.ptr, M, K, M, kp, A.itemsize, phases, stream, src_pitch=lda)
+            pad.pad_into(A.data.ptr, a.data.ptr, M, K, M, kp, A.itemsize, stream, src_pitch=lda, phases=phases)
             spec = dataclasses.replace(kernel.ex or ExSpec(kernel.dtype.acc.ctype), b_phases=phases)
             from ..compile import get_kernel
 
