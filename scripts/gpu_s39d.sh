@@ -1,5 +1,5 @@
 #!/bin/bash
-# thirty-ninth session, one call: (1) B rows off 16 bytes read in phases (probe_b_phases.py, both
+# thirty-ninth session, one call (run with variants_s39/b_phases.patch applied, then committed): (1) B rows off 16 bytes read in phases (probe_b_phases.py, both
 # 16-bit dtypes: auto = the shipped phase path, auto with B padded, the probe kernel, cuBLAS);
 # (2) the GPU tests of the phases, of gemm replay plans and of gemm (8 shards); (3) host overhead.
 # Cubins precompiled (probe_b_phases.py --compile-only scratch/cubin_s32b). About 420 s.

@@ -197,9 +197,6 @@ class ExSpec:
     b_col: bool = False
     ld: bool = False
     out_ctype: "str | None" = None
-    #: B (row-major, plain 2-D) read as this many interleaved row phases, one tensor map each:
-    #: wgmma_tma's way to read rows whose pitch is not a multiple of 16 bytes in place (1: one map)
-    b_phases: int = 1
 
     def __post_init__(self) -> None:
         if self.activation is not None and self.activation not in ACTIVATIONS:
@@ -288,8 +285,6 @@ class ExSpec:
             parts.append("expr(" + ",".join(a.name for a in self.arrays) + ")")
         if self.out_ctype:
             parts.append(f"out_{self.out_ctype}")
-        if self.b_phases > 1:
-            parts.append(f"b_phases{self.b_phases}")
         return "+".join(parts) or "plain"
 
 

@@ -38,22 +38,6 @@ extern "C" __global__ void NAME(const E* __restrict__ src, E* __restrict__ dst, 
     for (int e = 0; e < V; ++e) v[e] = (r < rows && c0 + e < cols) ? src[r * sld + c0 + e] : (E)0;   \
     *reinterpret_cast<uint4*>(dst + r * dcols + c0) = *reinterpret_cast<const uint4*>(v);             \
 }                                                                                                     \
-extern "C" __global__ void NAME##_phased(const E* __restrict__ src, E* __restrict__ dst, long long rows,  \
-                                         long long cols, long long sld, long long drows, long long dcols, \
-                                         int phases)                                                     \
-{   /* pad, and within each 64-column block: column r * (64 / phases) + q <- column phases * q + r */ \
-    constexpr int V = 16 / (int)sizeof(E);                                                            \
-    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x, per_row = dcols / V;        \
-    if (i >= drows * per_row) return;                                                                 \
-    const long long r = i / per_row, c0 = (i % per_row) * V;                                          \
-    const int lines = 64 / phases;                                                                    \
-    E v[V];                                                                                           \
-    for (int e = 0; e < V; ++e) {                                                                     \
-        const long long d = c0 + e, c = d - d % 64 + (d % 64) % lines * phases + (d % 64) / lines;    \
-        v[e] = (r < rows && c < cols) ? src[r * sld + c] : (E)0;                                      \
-    }                                                                                                 \
-    *reinterpret_cast<uint4*>(dst + r * dcols + c0) = *reinterpret_cast<const uint4*>(v);             \
-}                                                                                                     \
 extern "C" __global__ void NAME##_back(const E* __restrict__ src, E* __restrict__ dst, long long rows, \
                                        long long cols, long long sld)                                  \
 {                                                                                                     \
@@ -87,28 +71,19 @@ def _function(name: str):
 
 
 def pad_into(src_ptr: int, dst_ptr: int, rows: int, cols: int, drows: int, dcols: int, itemsize: int,
-             stream: Any, src_pitch: "int | None" = None, phases: int = 1) -> None:
+             stream: Any, src_pitch: "int | None" = None) -> None:
     """dst (drows x dcols, dcols a whole number of 16-byte vectors) = the rows x cols row-major
-    matrix at src (`src_pitch` elements per row; `cols` when None), zero past it, on `stream`.
-
-    With `phases` > 1 (dcols a multiple of 64), each 64-column block of dst is permuted
-    phase-major: its column r * 64 / `phases` + q holds the block's column `phases` * q + r (the
-    k order in which wgmma_tma reads a B of `phases` row phases: kernels/15_wgmma_tma.cu.j2's
-    B_PHASES). A permutation of K within each block, so zeros pair with zeros past K as unpermuted."""
+    matrix at src (`src_pitch` elements per row; `cols` when None), zero past it, on `stream`."""
     sld = cols if src_pitch is None else src_pitch
-    if (dcols * itemsize % ALIGN or drows < rows or dcols < cols or sld < cols
-            or (phases > 1 and (dcols % 64 or 64 % phases))):
-        raise ValueError(f"cannot pad a {rows} x {cols} matrix into {drows} x {dcols} of {itemsize}-byte elements"
-                         + (f" in {phases} phases" if phases > 1 else ""))
+    if dcols * itemsize % ALIGN or drows < rows or dcols < cols or sld < cols:
+        raise ValueError(f"cannot pad a {rows} x {cols} matrix into {drows} x {dcols} of {itemsize}-byte elements")
     n = drows * dcols // (ALIGN // itemsize)
     if n == 0:
         return
-    args = (src_ptr, dst_ptr, np.int64(rows), np.int64(cols), np.int64(sld), np.int64(drows), np.int64(dcols))
     with stream:
-        if phases > 1:
-            _function(f"tm_pad{itemsize}_phased")(((n + THREADS - 1) // THREADS,), (THREADS,), (*args, np.int32(phases)))
-        else:
-            _function(f"tm_pad{itemsize}")(((n + THREADS - 1) // THREADS,), (THREADS,), args)
+        _function(f"tm_pad{itemsize}")(((n + THREADS - 1) // THREADS,), (THREADS,),
+                                       (src_ptr, dst_ptr, np.int64(rows), np.int64(cols), np.int64(sld),
+                                        np.int64(drows), np.int64(dcols)))
 
 
 def unpad_into(src_ptr: int, dst_ptr: int, rows: int, cols: int, sld: int, itemsize: int, stream: Any) -> None:

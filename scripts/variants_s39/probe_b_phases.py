@@ -18,7 +18,12 @@ copied once into A' with each 64-column block permuted that way and zero-padded 
 This probe renders wgmma_tma's plain source for a config and patches only B's map parameter
 (P maps in one struct), its prefetch and its loads (the probe kernel, A' made inside the timed
 call; written first, kept as a cross-check), and times it beside auto (which now reads B this way
-itself: WgmmaTmaConfig.b_phases), auto with B copied into padded rows as before, and cuBLAS. Every row is validated first (NaN-poisoned
+itself with variants_s39/b_phases.patch applied: WgmmaTmaConfig.b_phases), auto with B copied
+into padded rows as before, and cuBLAS.
+
+The first GPU run (gpu_s39d.sh, H100) faulted: CUDA_ERROR_ILLEGAL_INSTRUCTION at the first launch
+of the probe kernel and of the patched auto alike, for P = 2, 4 and 8. --diagnose runs one
+launch of the probe kernel (--variant: which part of the phase loads faults; gpu_s39e.sh). Every row is validated first (NaN-poisoned
 C, float64 reference, per element: tiled_matmul.measure).
 
     PYTHONPATH=. python3 scripts/variants_s39/probe_b_phases.py [--dtype float16]
@@ -44,6 +49,12 @@ def phases(N: int) -> int:
     return 16 // math.gcd(2 * N, 16)
 
 
+#: diagnostic variants of the probe kernel's B loads (--variant): "" as described; "noshift" asks
+#: for column n (not n + s_r: wrong sums, the coordinates 16-byte aligned); "map0" reads every
+#: phase through map 0 (a constant index into the maps' struct); "unroll1" as the shipped loop
+VARIANT = ""
+
+
 def patched_source(P: int):
     """wgmma_tma's plain source for CONFIG with B read as P phase maps; (source, name)."""
     from tiled_matmul.dtypes import as_dtype
@@ -64,10 +75,12 @@ def patched_source(P: int):
         ("const __grid_constant__ TmTensorMap tmB", "const __grid_constant__ TmPhaseMaps tmB"),
         ("tma_prefetch_map(&tmB);", f"for (int r = 0; r < {P}; ++r) tma_prefetch_map(&tmB.m[r]);"),
         ("tma_load_2d(b_smem + stage * B_STAGE_BYTES + j * B_BOX_BYTES, &tmB, n0 + 64 * j, ks * BK, bar);",
-         f"{{ for (int r = 0; r < {P}; ++r) tma_load_2d(b_smem + stage * B_STAGE_BYTES + j * B_BOX_BYTES"
-         f" + r * (BK / {P}) * 128, &tmB.m[r], n0 + 64 * j + ((((flags >> 8) & 7) + r * N) & 7),"
-         f" ks * (BK / {P}), bar); }}"),
-        (name, new),
+         ("{\n#pragma unroll 1\n" if VARIANT == "unroll1" else "{ ")
+         + f"for (int r = 0; r < {P}; ++r) tma_load_2d(b_smem + stage * B_STAGE_BYTES + j * B_BOX_BYTES"
+         f" + r * (BK / {P}) * 128, &tmB.m[{'0' if VARIANT == 'map0' else 'r'}], n0 + 64 * j"
+         + ("" if VARIANT == "noshift" else f" + ((((flags >> 8) & 7) + r * N) & 7)")
+         + f", ks * (BK / {P}), bar); }}"),
+        (name, new + VARIANT),
     ]
     for old, rep in edits:
         assert src.count(old) >= 1, old
@@ -146,7 +159,10 @@ def padded_b():
     """auto as before WgmmaTmaConfig.b_phases: B copied into padded rows."""
     from tiled_matmul.strategies.wgmma_tma import WgmmaTmaConfig
 
-    old = WgmmaTmaConfig.PHASES_OVER_COPY
+    old = getattr(WgmmaTmaConfig, "PHASES_OVER_COPY", None)
+    if old is None:  # a tree without variants_s39/b_phases.patch: auto pads B anyway
+        yield
+        return
     WgmmaTmaConfig.PHASES_OVER_COPY = float("inf")
     try:
         yield
@@ -159,8 +175,30 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dtype", default="float16", choices=("float16", "bfloat16"))
     ap.add_argument("--compile-only", metavar="CACHE_DIR", help="fill a cubin cache (no GPU needed)")
+    ap.add_argument("--variant", default="", choices=("", "noshift", "map0", "unroll1"))
+    ap.add_argument("--diagnose", metavar="MxNxK", help="run the probe kernel once on this shape: ok / error")
     args = ap.parse_args()
     DTYPE = args.dtype
+    global VARIANT
+    VARIANT = args.variant
+    if args.diagnose:
+        import cupy
+
+        M, N, K = map(int, args.diagnose.split("x"))
+        a = cupy.asarray(cupy.random.uniform(-1, 1, (M, K)), dtype=DTYPE)
+        b = cupy.asarray(cupy.random.uniform(-1, 1, (K, N)), dtype=DTYPE)
+        c = cupy.full((M, N), cupy.nan, dtype=DTYPE)
+        try:
+            PhaseKernel(phases(N))(a, b, c)
+            cupy.cuda.Device().synchronize()
+        except Exception as exc:  # noqa: BLE001 - the diagnosis is which variants fault
+            print(f"{args.variant or 'as described'} {args.diagnose}: {type(exc).__name__}: {str(exc)[:80]}")
+            return
+        ref = a.astype(cupy.float64) @ b.astype(cupy.float64)
+        err = float(cupy.nanmax(cupy.abs(c.astype(cupy.float64) - ref) / (cupy.abs(a.astype(cupy.float64)) @ cupy.abs(b.astype(cupy.float64)))))
+        print(f"{args.variant or 'as described'} {args.diagnose}: ran; NaN left {int(cupy.isnan(c).sum())}, "
+              f"max error / bound-scale {err:.3g}")
+        return
     if args.compile_only:
         os.environ["CUPY_CACHE_DIR"] = args.compile_only
         from tiled_matmul.compile import cached_cubin
@@ -169,12 +207,17 @@ def main() -> None:
         from tiled_matmul.render import kernel_name, render
 
         for P in sorted({phases(N) for _, N, _ in SHAPES}):
-            src, name, cfg, dt = patched_source(P)
-            print(cached_cubin(src, name, "sm_90a", "wgmma_tma", cfg, dt))
+            for VARIANT in ("", "noshift", "map0", "unroll1"):
+                globals()["VARIANT"] = VARIANT
+                src, name, cfg, dt = patched_source(P)
+                print(cached_cubin(src, name, "sm_90a", "wgmma_tma", cfg, dt))
+            globals()["VARIANT"] = ""
             # the shipped kernel for B in P phases (auto's path for these shapes), and the tests'
             from tiled_matmul.registry import get
 
             entry = get("wgmma_tma")
+            if "b_phases" not in ExSpec.__dataclass_fields__:  # without variants_s39/b_phases.patch
+                continue
             specs = [ExSpec("float", b_phases=P)] if P > 1 else []
             if P == 8:
                 specs.append(ExSpec("float", bias=1, activation="relu", b_phases=8))

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import ctypes
-import dataclasses
-import functools
-import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ..configs import ALL_LAYOUTS, Config, cdiv
 from ..device import DeviceLimits, device_limits, stream_at
 from ..dtypes import FLOAT16, DType, as_dtype
-from ..epilogue import ExLaunch, ExSpec, pack
+from ..epilogue import ExLaunch
 from ..strategy import Strategy
 from .. import tma
 
@@ -204,27 +201,6 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         """Whether :meth:`launch_strided` takes these row-major operands (see :meth:`operand_problem`)."""
         return self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, itemsize) is None
 
-    #: B's padded copy must be at least this many times A's permuted one for B to be read in phases
-    PHASES_OVER_COPY: ClassVar[float] = 1.0
-
-    def b_phases(self, M: int, N: int, K: int, ldb: int, itemsize: int = 2) -> int:
-        """How many row phases a plain launch reads a row-major B in (1: one map, or B's padded
-        copy). A B whose pitch is off 16 bytes (its base address may be too) is read in
-        place as :func:`phase_count` phases where that beats copying it: A is then copied once,
-        permuted (M K elements, against K N for B's copy: at 9-64 x 10186 x 4000 the copy of B was
-        ~60 of 113 us), so only for M <= N; a single-cluster config; K >= the phases (each phase
-        a row at least).
-
-        >>> cfg = WgmmaTmaConfig(bm=128, bn=128, stages=5)
-        >>> [cfg.b_phases(32, 10186, 4000, n) for n in (10186, 10185, 10192)], cfg.b_phases(20000, 10186, 4000, 10186)
-        ([4, 8, 1], 1)
-        """
-        phases = phase_count(ldb, itemsize)
-        if (phases == 1 or self.cluster_m != 1 or K < phases or K <= 1
-                or M * self.PHASES_OVER_COPY > N):
-            return 1
-        return phases
-
     def map_args(self, dt: Any, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
                  a_col: bool = False, b_col: bool = False) -> tuple[tuple, tuple]:
         """The :meth:`tiled_matmul.tma.MapCache.get` arguments (address, rows, cols, pitch,
@@ -299,25 +275,6 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                 if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
                     launcher.launch_packed(plan, stream.ptr)
                     return
-        phases = 1 if batch is not None or a_col or b_col else self.b_phases(M, N, K, ldb, A.itemsize)
-        if phases > 1:
-            # B read in place in row phases, A permuted to match (see b_phases): no copy of B
-            import cupy
-
-            from .. import pad
-
-            kp = cdiv(K, self.BK) * self.BK
-            with stream:
-                a = cupy.empty((M, kp), dtype=A.dtype)
-            pad.pad_into(A.data.ptr, a.data.ptr, M, K, M, kp, A.itemsize, stream, src_pitch=lda, phases=phases)
-            spec = dataclasses.replace(kernel.ex or ExSpec(kernel.dtype.acc.ctype), b_phases=phases)
-            from ..compile import get_kernel
-
-            phased = get_kernel(kernel.strategy, self, kernel.dtype, kernel.device, spec)
-            values = {} if extra is None else {k: getattr(extra, k) for k, _ in extra._fields_}
-            self.launch_strided(phased, a.data.ptr, kp, B.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
-                                c_itemsize=C.itemsize, extra=pack(spec, values), b_phases=phases)
-            return
         if batch is not None:
             count = batch.count
             a, lda, sa = addressable_batch(A, *((K, M) if a_col else (M, K)), lda, count, batch.sa, stream)
@@ -332,15 +289,13 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
                        M: int, N: int, K: int, stream_ptr: int, c_itemsize: "int | None" = None,
                        a_col: bool = False, b_col: bool = False, extra: Any = None,
-                       batch: "Batch | None" = None, b_phases: int = 1) -> None:
+                       batch: "Batch | None" = None) -> None:
         """C = A @ B with row pitches lda, ldb, ldc (elements), on the stream at `stream_ptr`; with
         `a_col` A is column-major (K x M rows of m, `lda` elements each), with `b_col` B is (N x K
         rows of k, `ldb`), and `kernel` must then be rendered for that layout (ExSpec a_col, b_col);
         `extra`: the TmExtra struct (a ctypes value) of a kernel rendered with an ExSpec, passed
         last; `batch`: the count and batch strides of a kernel rendered batched (ExSpec batched),
-        whose matrix i of A, B and C starts i * sa, i * sb, i * sc elements after the pointers;
-        `b_phases` > 1: `kernel` is rendered for B read in that many row phases (ExSpec.b_phases,
-        :meth:`b_phases`), A's columns permuted to match (lda a multiple of 64)."""
+        whose matrix i of A, B and C starts i * sa, i * sb, i * sc elements after the pointers."""
         dt = kernel.dtype
         osz = 4 if self.out_bits == 32 else 2
         if c_itemsize is not None and c_itemsize != osz:
@@ -362,7 +317,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             a_ptr, lda, b_ptr, ldb, K, keep = zero_operands(M, N, 2, stream_ptr)
             if batch is not None:
                 batch = Batch(count, 0, 0, batch.sc)
-        key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, batch, b_phases)
+        key = _plan_key(a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, batch)
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
@@ -370,14 +325,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             if (batch is None) != (ex is None or not ex.batched):
                 raise ValueError(f"wgmma_tma: a {'batch' if batch is not None else 'single product'} launched on a "
                                  f"kernel rendered {'unbatched' if batch is not None else 'for batches'}")
-            if b_phases != getattr(ex, "b_phases", 1):
-                raise ValueError(f"wgmma_tma: B read in {b_phases} phases on a kernel rendered for "
-                                 f"{getattr(ex, 'b_phases', 1)}")
             problem = self.operand_problem(M, N, K, a_ptr, lda, b_ptr, ldb, dt.itemsize, a_col, b_col)
-            if b_phases > 1:  # B's rows are read phase by phase, each phase a legal matrix
-                problem = (tma.matrix_problem("a", a_ptr, M, K, lda, dt.itemsize)
-                           or (None if K >= b_phases and phase_count(ldb, dt.itemsize) == b_phases
-                               else f"B's pitch of {ldb} elements is not read in {b_phases} phases"))
             if batch is not None:
                 problem = (problem or tma.batch_problem("a", count, batch.sa, dt.itemsize)
                            or tma.batch_problem("b", count, batch.sb, dt.itemsize))
@@ -385,22 +333,14 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                 raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
                                  "use another strategy (or copy them to 16-byte-aligned rows)")
             launcher = _launcher(kernel)
-            if b_phases > 1:
-                code = tma.DATA_TYPE[dt.name]
-                # A (permuted) is read over whole 64-column blocks: its columns past K are zeros
-                amap = tma.MAPS.get(a_ptr, M, lda, lda, dt.itemsize, code, self.bm, self.BK, "a")
-                maps, bits = phase_maps(b_ptr, K, N, ldb, dt.itemsize, b_phases)
-                bmap = b"".join(tma.MAPS.get(*m, dt.itemsize, code, self.BK // b_phases, 64, "b") for m in maps)
-            else:
-                amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col, batch)
-                bits = 0
+            amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col, batch)
             cmap = self.c_map(dt, M, N, c_ptr, ldc, batch)
             grid = self.grid(M, N, device_limits(kernel.device).sm_count, launcher.clusters, count)
             # flags: bit 0 paired stores (C keeps column pairs aligned; over a batch, every
             # matrix's), bit 1 TMA stores, bits 2 and 3 A's and B's matrices step with the batch
             # (clear: the batch shares one)
             paired = c_ptr % (2 * osz) == 0 and ldc % 2 == 0 and (batch is None or batch.sc % 2 == 0)
-            flags = int(paired) | (2 if cmap is not None else 0) | bits
+            flags = int(paired) | (2 if cmap is not None else 0)
             if batch is not None:
                 flags |= (4 if batch.sa else 0) | (8 if batch.sb else 0)
             cmap = cmap if cmap is not None else amap  # (unread without flags bit 1)
@@ -412,52 +352,15 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
 
 
 def _plan_key(a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int, M: int, N: int,
-              K: int, a_col: bool = False, b_col: bool = False, batch: "Batch | None" = None,
-              b_phases: int = 1) -> tuple:
+              K: int, a_col: bool = False, b_col: bool = False, batch: "Batch | None" = None) -> tuple:
     """What a kept launch plan of the wgmma_tma kernel is looked up by (TmaLauncher.plans): the
     operands' addresses, pitches and layouts, the shape and the batch (launch's hot path and
     launch_strided alike), which with C's address fix every argument of the launch. (Each
     layout's kernel keeps its own plans; the layouts are in the key for a caller that launches
     one kernel both ways.)"""
-    phased = (b_phases,) if b_phases > 1 else ()
     if batch is None:
-        return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, *phased)
-    return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, *batch, *phased)
-
-
-def phase_count(ldb: int, itemsize: int) -> int:
-    """The fewest consecutive rows of pitch `ldb` elements that span a multiple of 16 bytes: the
-    row phases a B of that pitch is read in (1: its rows are 16-byte multiples already).
-
-    >>> [phase_count(n, 2) for n in (10186, 10185, 10188, 10192)]
-    [4, 8, 2, 1]
-    """
-    return tma.ALIGN // math.gcd(ldb * itemsize, tma.ALIGN)
-
-
-def phase_maps(b_ptr: int, K: int, N: int, ldb: int, itemsize: int, phases: int
-               ) -> tuple[list[tuple[int, int, int, int]], int]:
-    """B (K x N, `ldb` elements per row, at `b_ptr`) as `phases` matrices of legal pitch
-    (kernels/15_wgmma_tma.cu.j2's B_PHASES): per phase r, the (address, rows, cols, pitch) of
-    rows k = phases * q + r, from the 16-byte boundary at or before its first row, s_r columns
-    wider (s_r: its first row's offset from that boundary, in elements); and the flags bits that
-    name every s_r (3 bits each, from bit 8). Every map ends where its last row of B ends. Pure.
-
-    >>> maps, bits = phase_maps(0x1000, 4000, 10186, 10186, 2, 4)
-    >>> [(a - 0x1000, rows, cols, pitch) for a, rows, cols, pitch in maps]
-    [(0, 1000, 10186, 40744), (20368, 1000, 10188, 40744), (40736, 1000, 10190, 40744), (61104, 1000, 10192, 40744)]
-    >>> [(bits >> (8 + 3 * r)) & 7 for r in range(4)]
-    [0, 2, 4, 6]
-    """
-    if phases * ldb * itemsize % tma.ALIGN or K < phases or 64 % phases:
-        raise ValueError(f"B ({K} x {N}, pitch {ldb}) cannot be read in {phases} row phases")
-    maps, bits = [], 0
-    for r in range(phases):
-        row = b_ptr + r * ldb * itemsize
-        shift = row % tma.ALIGN // itemsize
-        maps.append((row - shift * itemsize, -(-(K - r) // phases), N + shift, phases * ldb))
-        bits |= shift << (8 + 3 * r)
-    return maps, bits
+        return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col)
+    return (a_ptr, lda, b_ptr, ldb, c_ptr, ldc, M, N, K, a_col, b_col, *batch)
 
 
 class Batch(NamedTuple):
@@ -649,26 +552,13 @@ class TmaLauncher(PackedLauncher):
         params[len(self.OFFSETS)] = ctypes.addressof(extra)
         return packed[0], params_ptr, (raw, params, extra)
 
-    @classmethod
-    @functools.lru_cache(maxsize=None)
-    def with_b_maps(cls, count: int) -> "type[TmaLauncher]":
-        """This launcher for a kernel whose tmB is `count` maps in one struct (B_PHASES): every
-        argument after it `(count - 1) * 128` bytes further on."""
-        if count == 1:
-            return cls
-        grow = (count - 1) * tma.MAP_BYTES
-        return type(f"{cls.__name__}B{count}", (cls,), {
-            "OFFSETS": (*cls.OFFSETS[:2], *(off + grow for off in cls.OFFSETS[2:])), "SIZE": cls.SIZE + grow})
-
     def pack(self, grid_x: int, amap: bytes, bmap: bytes, cmap: bytes, c_ptr: int, M: int, N: int, K: int,
              ldc: int, flags: int) -> tuple:
         """The plan's launch: (grid x, argument address array's address, buffers kept alive)."""
         raw, base, params, params_ptr = self.new_buffer()
-        if self.OFFSETS[2] - self.OFFSETS[1] != len(bmap):
-            raise ValueError(f"{len(bmap)} bytes of B's maps where this kernel takes {self.OFFSETS[2] - self.OFFSETS[1]}")
         ctypes.memmove(base, amap, 128)
-        ctypes.memmove(base + self.OFFSETS[1], bmap, len(bmap))
-        ctypes.memmove(base + self.OFFSETS[2], cmap, 128)
+        ctypes.memmove(base + 128, bmap, 128)
+        ctypes.memmove(base + 256, cmap, 128)
         ctypes.c_uint64.from_address(base + self.OFFSETS[3]).value = c_ptr
         words = (ctypes.c_int32 * 5).from_address(base + self.OFFSETS[4])
         words[0], words[1], words[2], words[3], words[4] = M, N, K, ldc, flags
@@ -704,7 +594,6 @@ def _launcher(kernel: Any) -> TmaLauncher:
     on first use, kept with the kernel)."""
     ex = getattr(kernel, "ex", None)
     cls = CountTmaLauncher if ex is not None and ex.batched else TmaLauncher
-    cls = cls.with_b_maps(ex.b_phases if ex is not None else 1)
     return kept_launcher(kernel, "__tma__", lambda: cls(kernel.raw, kernel.config.block(), kernel.smem_bytes,
                                                         kernel.config.cluster_m))
 
