@@ -1,5 +1,5 @@
 #!/bin/bash
-# thirty-ninth session: gemm calls keep replay plans (execute.gemm_form). The replay tests (matmul
+# thirty-ninth session: gemm calls keep replay plans (execute.gemm_form; now variants_s39/gemm_replay.patch: apply it first). The replay tests (matmul
 # and gemm forms), the gemm GPU tests, then host_overhead.py at 64^3 (its tm.gemm row now replays).
 # About 250 s with TESTS_S=200.
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b

@@ -11,4 +11,4 @@ done
 for v in noshift map0 unroll1; do
   timeout 60 python3 $P --diagnose 64x10186x4000 --variant $v 2>&1 | tail -1
 done
-NSHARD=8 SHARD_TIMEOUT=${TESTS_S:-150} scripts/gpu_shards.sh s39e_tests tests/test_gpu_replay.py ${GEMM_TESTS:-tests/test_gpu_gemm.py}
+NSHARD=8 SHARD_TIMEOUT=${TESTS_S:-150} scripts/gpu_shards.sh s39e_tests tests/test_gpu_replay.py ${GEMM_TESTS-tests/test_gpu_gemm.py}
