@@ -21,10 +21,13 @@ call; written first, kept as a cross-check), and times it beside auto (which now
 itself with variants_s39/b_phases.patch applied: WgmmaTmaConfig.b_phases), auto with B copied
 into padded rows as before, and cuBLAS.
 
+Every row is validated first (NaN-poisoned C, float64 reference, per element: tiled_matmul.measure).
+
 The first GPU run (gpu_s39d.sh, H100) faulted: CUDA_ERROR_ILLEGAL_INSTRUCTION at the first launch
 of the probe kernel and of the patched auto alike, for P = 2, 4 and 8. --diagnose runs one
-launch of the probe kernel (--variant: which part of the phase loads faults; gpu_s39e.sh). Every row is validated first (NaN-poisoned
-C, float64 reference, per element: tiled_matmul.measure).
+launch of the probe kernel (--variant: which part of the phase loads faults; gpu_s40a.sh). The
+suspect: a box whose first column is not on a 16-byte boundary (s_r > 0), which "noshift" avoids;
+if TMA refuses those, the phases cannot be read this way (each phase's shift differs).
 
     PYTHONPATH=. python3 scripts/variants_s39/probe_b_phases.py [--dtype float16]
     (--compile-only CACHE_DIR: the patched kernels' cubins, without a GPU)
