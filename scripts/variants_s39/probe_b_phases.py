@@ -26,8 +26,12 @@ Every row is validated first (NaN-poisoned C, float64 reference, per element: ti
 The first GPU run (gpu_s39d.sh, H100) faulted: CUDA_ERROR_ILLEGAL_INSTRUCTION at the first launch
 of the probe kernel and of the patched auto alike, for P = 2, 4 and 8. --diagnose runs one
 launch of the probe kernel (--variant: which part of the phase loads faults; gpu_s40a.sh). The
-suspect: a box whose first column is not on a 16-byte boundary (s_r > 0), which "noshift" avoids;
-if TMA refuses those, the phases cannot be read this way (each phase's shift differs).
+cause, by others' reports: a TMA copy's first element must lie on a 16-byte boundary (the map's
+address plus the box's innermost coordinate; Hopper raises an illegal instruction otherwise:
+triton-lang/triton issue 7385 and PR 9112, tile-ai/tilelang PR 2681). Phase r's rows start s_r
+elements past a boundary, so its boxes can start on one only s_r columns early, and the shifts
+differ between phases: the columns of one stage would not line up. The idea is dead for TMA;
+"noshift" (boxes on boundaries, wrong sums) should run where the others fault.
 
     PYTHONPATH=. python3 scripts/variants_s39/probe_b_phases.py [--dtype float16]
     (--compile-only CACHE_DIR: the patched kernels' cubins, without a GPU)
