@@ -8,7 +8,11 @@ here, all checked by :func:`tiled_2d` before the driver sees them:
 - the global address is 16-byte aligned; every row pitch and batch stride (``globalStrides``) is a
   multiple of 16 bytes (and < 2**40); every dimension is 1 .. 2**32;
 - every box dimension is 1 .. 256, the inner one a multiple of 16 bytes; with a swizzle the inner
-  box is at most the swizzle span (128 bytes for ``SWIZZLE_128B``).
+  box is at most the swizzle span (128 bytes for ``SWIZZLE_128B``);
+- and, checked by no encoder but by the copy itself: a box's first element (the address plus the
+  innermost coordinate times the item size) lies on a 16-byte boundary, else the copy raises an
+  illegal instruction on Hopper (our kernels ask for multiples of 64 elements; a map of rows that
+  start off a boundary, read at a shifted coordinate, faulted: scripts/variants_s39/).
 
 Parts of a box past the matrix's edges are filled with zeros (``OOB_FILL_NONE``), so ragged tiles
 need no special code in the kernel.
