@@ -38,9 +38,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s31"))
 
-SHAPES = [(9, 10186, 4000), (16, 10186, 4000), (32, 10186, 4000), (50, 10186, 4000), (64, 10186, 4000),
-          (64, 10188, 4000), (33, 10186, 4001), (64, 10190, 4096), (17, 50258, 4096), (128, 10186, 4000),
-          (50, 10192, 4000), (7, 1000, 130), (1, 10, 64)]
+SHAPES = [(9, 10186, 4000), (32, 10186, 4000), (64, 10186, 4000), (64, 10188, 4000), (33, 10186, 4001),
+          (64, 10190, 4096), (17, 50258, 4096), (128, 10186, 4000), (50, 10192, 4000), (7, 1000, 130),
+          (1, 10, 64)]
 CONFIGS = {"128x128": dict(bm=128, bn=128, stages=5), "128x64": dict(bm=128, bn=64, stages=8)}
 
 MARK_START = "        if (threadIdx.x == 0) {\n            tma_prefetch_map(&tmA);"
@@ -95,8 +95,80 @@ PRODUCER = """        // Producer: all 128 threads copy B with cp.async (VEC = {
 """
 
 
-def patched_source(key: str, vec: int, variant: str = "", unroll: int = 4):
-    """wgmma_tma's plain source for CONFIGS[key] with B loaded by cp.async; (source, name, cfg, dt)."""
+MIXED = """        // Producer: all 128 threads copy B with cp.async, 8 bytes a copy on the lines whose
+        // start is 8-byte aligned and 4 on the others (ldb even, B's base on 4 bytes); thread 0
+        // also copies A by TMA and announces its bytes.
+        {{
+            const int tid = threadIdx.x;
+            if (tid == 0) tma_prefetch_map(&tmA);
+            // Line k of a stage (stages start at even rows: BK is even) starts 8-byte aligned iff
+            // (base + k * ldb * 2) % 8 == 0: every line, none, or every other one.
+            const unsigned base8 = (unsigned)(reinterpret_cast<size_t>(Bg) & 7), row8 = (unsigned)(ldb * 2) & 7;
+            int a_first = 0, a_stride = 1, a_count = 64, u_first = 0, u_stride = 1, u_count = 0;
+            if (row8 != 0) {{
+                a_first = base8 ? 1 : 0; a_stride = 2; a_count = 32;
+                u_first = 1 - a_first; u_stride = 2; u_count = 32;
+            }} else if (base8 != 0) {{
+                a_count = 0; u_count = 64;
+            }}
+            const int nb8 = (tid % 16) * 4, i8 = tid / 16;   // 8-byte copies: 16 threads a line
+            const int nb4 = (tid % 32) * 2, i4 = tid / 32;   // 4-byte copies: 32 threads a line
+            const unsigned char* const Bb = reinterpret_cast<const unsigned char*>(Bg);
+            int stage = 0;
+            unsigned phase = 0;
+            for (int t = first_tile; t < tiles; t += tile_step) {{
+                int m0, n0;
+                tile_origin(t, tiles_m, tiles_n, m0, n0);
+                const int boxes = min(B_BOXES, (N - n0 + 63) / 64);
+                for (int ks = 0; ks < k_steps; ++ks) {{
+                    mbar_wait(empty_bar + 8 * stage, phase ^ 1);
+                    const unsigned bar = full_bar + 8 * stage;
+                    if (tid == 0) {{
+                        mbar_arrive_expect_tx(bar, A_STAGE_BYTES);
+                        tma_load_2d(a_smem + stage * A_STAGE_BYTES, &tmA, ks * BK, m0, bar);
+                    }}
+                    const unsigned bst = b_smem + stage * B_STAGE_BYTES;
+                    for (int j = 0; j < boxes; ++j) {{
+                        const unsigned box = bst + j * B_BOX_BYTES;
+                        {{
+                            const int n = n0 + 64 * j + nb8;
+                            const int bytes = n < N ? min(8, (N - n) * 2) : 0;
+                            #pragma unroll {unroll}
+                            for (int i = i8; i < a_count; i += 8) {{
+                                const int k = a_first + a_stride * i, kg = ks * BK + k;
+                                const bool ok = kg < K && bytes > 0;
+                                const unsigned dst = box + k * 128 + (((nb8 >> 3) ^ (k & 7)) << 4) + (nb8 & 7) * 2;
+                                asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\\n"
+                                             ::"r"(dst), "l"(ok ? (const void*)(Bb + ((size_t)kg * ldb + n) * 2) : (const void*)Bg),
+                                               "r"(ok ? bytes : 0) : "memory");
+                            }}
+                        }}
+                        {{
+                            const int n = n0 + 64 * j + nb4;
+                            #pragma unroll {unroll}
+                            for (int i = i4; i < u_count; i += 4) {{
+                                const int k = u_first + u_stride * i, kg = ks * BK + k;
+                                const bool ok = kg < K && n < N;
+                                const unsigned dst = box + k * 128 + (((nb4 >> 3) ^ (k & 7)) << 4) + (nb4 & 7) * 2;
+                                asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\\n"
+                                             ::"r"(dst), "l"(ok ? (const void*)(Bb + ((size_t)kg * ldb + n) * 2) : (const void*)Bg),
+                                               "r"(ok ? 4 : 0) : "memory");
+                            }}
+                        }}
+                    }}
+                    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\\n" ::"r"(bar) : "memory");
+                    if (++stage == STAGES) {{ stage = 0; phase ^= 1; }}
+                }}
+            }}
+        }}
+"""
+
+
+def patched_source(key: str, vec: int, variant: str = "", unroll: "int | None" = None):
+    """wgmma_tma's plain source for CONFIGS[key] with B loaded by cp.async; (source, name, cfg, dt).
+    `unroll`: of the copy loops; by default 4 for one copy size and 1 for the mixed loops (4 and 2
+    spilled up to 108 bytes there under the producer's 40-register setmaxnreg cap; 1 none)."""
+    unroll = unroll or (1 if vec == 0 else 4)
     from tiled_matmul.dtypes import as_dtype
     from tiled_matmul.registry import get
     from tiled_matmul.render import kernel_name, render
@@ -106,10 +178,11 @@ def patched_source(key: str, vec: int, variant: str = "", unroll: int = 4):
     dt = as_dtype(DTYPE)
     src = render(entry, cfg, dt, None)
     name = kernel_name(entry.name, cfg, dt)
-    new = f"{name}_cpb{vec}{variant}"
+    new = f"{name}_cpb{vec or 'mix'}{variant}"
     i0, i1 = src.index(MARK_START), src.index(MARK_END)
     # keep the closing brace of `if (warpgroup == 0) {`: everything between is the producer's body
-    src = src[:i0] + PRODUCER.format(vec=vec, unroll=unroll) + src[i1:]
+    body = MIXED.format(unroll=unroll) if vec == 0 else PRODUCER.format(vec=vec, unroll=unroll)
+    src = src[:i0] + body + src[i1:]
     edits = [
         ("const __grid_constant__ TmTensorMap tmB", "const unsigned short* __restrict__ Bg, int ldb"),
         ("mbar_init(full_bar + 8 * s, 1);", "mbar_init(full_bar + 8 * s, 1 + 128);"),
@@ -155,10 +228,14 @@ class CpKernel:
         isz = 2
         assert a.flags.c_contiguous and b.strides[1] == isz and c.flags.c_contiguous
         ldb = b.strides[0] // isz
-        assert (ldb * isz) % self.vec == 0 and b.data.ptr % self.vec == 0 and N % (self.vec // 2) == 0, \
+        vec = self.vec or 4  # mixed: 8-byte copies where a line allows them, else 4
+        assert (ldb * isz) % vec == 0 and b.data.ptr % vec == 0 and N % (vec // 2) == 0, \
             "B's rows, base or N do not allow this copy size"
+        from tiled_matmul.strategies.wgmma_tma import addressable
+
+        ap, lda = addressable(a, M, K, cupy.cuda.get_current_stream())  # A padded where K % 8 != 0
         code = tma.DATA_TYPE[self.dt.name]
-        amap = tma.MAPS.get(a.data.ptr, M, K, K, isz, code, self.cfg.bm, 64, "a")
+        amap = tma.MAPS.get(ap.data.ptr, M, K, lda, isz, code, self.cfg.bm, 64, "a")
         paired = c.data.ptr % 4 == 0 and N % 2 == 0
         raw = ctypes.create_string_buffer(self.OFFSETS[-1] + 4 + 64)
         bp = (ctypes.addressof(raw) + 63) & ~63
@@ -175,13 +252,20 @@ class CpKernel:
         bx, by, bz = self.cfg.block()
         driver.launchKernel(self.fptr, grid[0], 1, 1, bx, by, bz, self.smem,
                             cupy.cuda.get_current_stream().ptr, ctypes.addressof(params), 0)
-        self._keep = (raw, params)  # until the next call (the launch reads them at once)
+        self._keep = (raw, params, ap)  # until the next call (the launch reads them at once)
         return c
 
 
 def vec_for(N: int) -> int:
-    """The widest copy the rows allow (base address assumed on 8 bytes, as cupy allocates)."""
+    """The widest single copy size the rows allow (base address on 8 bytes, as cupy allocates)."""
     return 8 if N % 4 == 0 else 4
+
+
+def kernel_spec(text: str, N: int) -> tuple:
+    """"128x128:mix" -> ("128x128", 0, ""); ":vec" -> vec_for(N); ":4"/":8" fixed; "+nofence"."""
+    key, _, rest = text.partition(":")
+    vec, _, variant = (rest or "vec").partition("+")
+    return key, {"mix": 0, "vec": vec_for(N)}.get(vec) if vec in ("mix", "vec") else int(vec), variant
 
 
 def main() -> None:
@@ -189,18 +273,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dtype", default="float16", choices=("float16", "bfloat16"))
     ap.add_argument("--compile-only", metavar="CACHE_DIR", help="fill a cubin cache (no GPU needed)")
-    ap.add_argument("--diagnose", metavar="MxNxK", help="one launch of each variant: error / max error")
-    ap.add_argument("--configs", default="128x128,128x64")
+    ap.add_argument("--diagnose", metavar="MxNxK", help="one launch of each kernel: error / max error")
+    ap.add_argument("--kernels", default="128x128:vec,128x128:mix,128x64:mix",
+                    help="CONFIG:COPY[+nofence], COPY = 4, 8, vec (the widest N allows) or mix (per line)")
     args = ap.parse_args()
     DTYPE = args.dtype
-    keys = args.configs.split(",")
+    specs = args.kernels.split(",")
     if args.compile_only:
         os.environ["CUPY_CACHE_DIR"] = args.compile_only
         from tiled_matmul.compile import cached_cubin
 
-        for key in keys:
-            for vec in (4, 8):
-                for variant in ("", "nofence"):
+        done = set()
+        for text in specs:
+            for N in (10186, 10188):
+                key, vec, variant = kernel_spec(text, N)
+                if (key, vec, variant) not in done:
+                    done.add((key, vec, variant))
                     src, name, cfg, dt = patched_source(key, vec, variant)
                     print(cached_cubin(src, name, "sm_90a", "wgmma_tma", cfg, dt))
         return
@@ -212,18 +300,17 @@ def main() -> None:
         b = cupy.asarray(cupy.random.uniform(-1, 1, (K, N)), dtype=DTYPE)
         ref = a.astype(cupy.float64) @ b.astype(cupy.float64)
         scale = cupy.abs(a.astype(cupy.float64)) @ cupy.abs(b.astype(cupy.float64))
-        for key in keys:
-            for variant in ("", "nofence"):
-                c = cupy.full((M, N), cupy.nan, dtype=DTYPE)
-                try:
-                    CpKernel(key, vec_for(N), variant)(a, b, c)
-                    cupy.cuda.Device().synchronize()
-                except Exception as exc:  # noqa: BLE001 - the diagnosis is which variants fault
-                    print(f"{key} {variant or 'fenced'} {args.diagnose}: {type(exc).__name__}: {str(exc)[:80]}")
-                    return
-                err = float(cupy.nanmax(cupy.abs(c.astype(cupy.float64) - ref) / scale))
-                print(f"{key} {variant or 'fenced'} {args.diagnose}: ran; NaN left {int(cupy.isnan(c).sum())}, "
-                      f"max |C - ref| / (|A||B|) {err:.3g}")
+        for text in specs:
+            c = cupy.full((M, N), cupy.nan, dtype=DTYPE)
+            try:
+                CpKernel(*kernel_spec(text, N))(a, b, c)
+                cupy.cuda.Device().synchronize()
+            except Exception as exc:  # noqa: BLE001 - the diagnosis is which kernels fault
+                print(f"{text} {args.diagnose}: {type(exc).__name__}: {str(exc)[:80]}")
+                return
+            err = float(cupy.nanmax(cupy.abs(c.astype(cupy.float64) - ref) / scale))
+            print(f"{text} {args.diagnose}: ran; NaN left {int(cupy.isnan(c).sum())}, "
+                  f"max |C - ref| / (|A||B|) {err:.3g}")
         return
     from _half import cells, geomeans, timed_rows
 
@@ -232,23 +319,22 @@ def main() -> None:
     flush = L2Flusher()
     kernels = {}
     logs: dict = {}
-    labels = ["auto"] + [f"cp {k}" for k in keys] + [f"cp {keys[0]} nofence"]
-    print(f"{DTYPE}: µs (× cuBLAS); cp = B loaded by the producer warpgroup's cp.async (VEC bytes), A by TMA")
-    print(f"| shape | VEC | cuBLAS µs | {' | '.join(labels)} |")
-    print("|---|---:|---:|" + "---:|" * len(labels))
+    labels = ["auto"] + specs
+    print(f"{DTYPE}: µs (× cuBLAS); B loaded by the producer warpgroup's cp.async (CONFIG:COPY; vec = 8 bytes"
+          " where N % 4 == 0, else 4; mix = 8 or 4 line by line), A by TMA")
+    print(f"| shape | cuBLAS µs | {' | '.join(labels)} |")
+    print("|---|---:|" + "---:|" * len(labels))
     for M, N, K in SHAPES:
-        vec = vec_for(N)
         sets = make_inputs((M, N, K), DTYPE)
         rows = {"cublas": (cublas_row("probe", dtype=DTYPE), sets), "auto": (auto_row("probe"), sets)}
-        for label in labels[1:]:
-            key = label.split()[1]
-            variant = "nofence" if label.endswith("nofence") else ""
-            if (key, vec, variant) not in kernels:
-                kernels[key, vec, variant] = CpKernel(key, vec, variant)
-            rows[label] = (Row("probe", label, kernels[key, vec, variant]), sets)
+        for text in specs:
+            spec = kernel_spec(text, N)
+            if spec not in kernels:
+                kernels[spec] = CpKernel(*spec)
+            rows[text] = (Row("probe", text, kernels[spec]), sets)
         res = timed_rows(rows, flush)
         cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
-        print(f"| {M}×{N}×{K} | {vec} | {cub} | {' | '.join(cells(res, labels, logs))} |", flush=True)
+        print(f"| {M}×{N}×{K} | {cub} | {' | '.join(cells(res, labels, logs))} |", flush=True)
     print()
     geomeans(logs)
 
