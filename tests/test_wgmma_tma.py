@@ -355,3 +355,124 @@ def test_batched_kernels_compile_without_spills(cfg, spec):
                   f"wgmma_tma {cfg.tag()} {spec.tag()}")
     assert rep.registers > 0, rep.log
     assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+
+
+# ---- b_rows: B read by the producer's cp.async --------------------------------------------------
+ROWS_CASES = [(cfg.replace(b_rows=1, out_bits=ob), dt) for cfg in ENTRY.configs if cfg.cluster_m == 1
+              for dt in DTYPES for ob in (16, 32)]
+
+
+def test_b_rows_is_a_switch_that_leaves_every_shipped_kernel_as_it_was():
+    for cfg in ENTRY.configs:
+        assert "b_rows" not in cfg.tag()
+        src = render(ENTRY, cfg, "float16")
+        assert "TmRows" not in src and "cp.async.mbarrier" not in src and "B_ROWS" not in src
+        assert "mbar_init(full_bar + 8 * s, 1);" in src
+    rows = ENTRY.default.replace(cluster_m=1, b_rows=1)
+    assert rows.tag().endswith("_b_rows1")
+    src = render(ENTRY, rows, "float16")
+    assert "const __grid_constant__ TmRows tmB" in src and "tma_prefetch_map(&tmB)" not in src
+    assert "mbar_init(full_bar + 8 * s, 1 + 128);" in src
+    assert src.count("cp.async.mbarrier.arrive.noinc.shared::cta.b64") == 1
+    # each consumer orders the copies (generic proxy) before its wgmmas (async proxy)
+    assert re.search(r"mbar_wait\(full_bar \+ 8 \* stage, phase\);\s*// Why: [^\n]*\n\s*fence_proxy_async_smem\(\);", src)
+
+
+@pytest.mark.parametrize("params,needle", [
+    (dict(b_rows=1, cluster_m=2), "cluster_m (2) must be 1"),
+    (dict(b_rows=2), "b_rows: 0 or 1"),
+])
+def test_b_rows_rules(params, needle):
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        WgmmaTmaConfig(**params).validate(H100, "float16")
+    split = tm.STRATEGIES["wgmma_tma_split_k"]
+    with pytest.raises(ValueError, match="b_rows must be 0"):
+        split.default.replace(b_rows=1).validate(H100, "float16")
+
+
+def test_b_rows_reads_row_major_unbatched_operands_only():
+    rows = WgmmaTmaConfig(b_rows=1)
+    assert rows.layouts() == ((False, False),) and "batch" not in rows.extras()
+    assert "epilogue" in rows.extras() and "out_dtype" in rows.replace(out_bits=32).extras()
+    with pytest.raises(ValueError, match="no hooks for operand layouts"):
+        render(ENTRY, rows, "float16", ExSpec("float", a_col=True))
+    assert "b is column-major" in rows.operand_problem(16, 64, 64, 0x1000, 64, 0x2000, 64, b_col=True)
+
+
+@pytest.mark.parametrize("b_ptr,rows,cols,ldb,isz,needle", [
+    (0x1002, 64, 10, 10, 2, "address off 4 bytes"),
+    (0x1000, 64, 11, 11, 2, "11 elements = 22 bytes apart, not a multiple of 4"),
+    (0x1000, 64, 10, 8, 2, "shorter than its 10 columns"),
+    (0x1000, 64, 10, 10, 4, "4-byte elements"),
+])
+def test_rows_problem_says_why(b_ptr, rows, cols, ldb, isz, needle):
+    assert needle in WgmmaTmaConfig.rows_problem(b_ptr, rows, cols, ldb, isz)
+
+
+def test_rows_problem_takes_what_tma_cannot():
+    ok = WgmmaTmaConfig.rows_problem
+    assert ok(0x1004, 4000, 10186, 10186) is None  # 4-byte base, rows 20372 bytes apart
+    assert ok(0x1000, 1, 7, 7) is None  # one row: its pitch is never read
+    assert ok(0x1000, 5, 9, 10) is None  # padded to an even pitch
+    assert ok(0, 0, 5, 5) is None
+
+
+def test_launch_picks_the_b_rows_sibling_where_tma_cannot_read_b():
+    cfg = WgmmaTmaConfig(bm=128, bn=128, stages=5)
+    sib = cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False)
+    assert sib == cfg.replace(b_rows=1)
+    assert cfg.rows_sibling(0x1000, 4000, 10192, 10192, 2, False, False, False) is None  # TMA reads it
+    assert cfg.rows_sibling(0x1000, 4000, 10187, 10187, 2, False, False, False) is None  # odd pitch: padded
+    assert cfg.rows_sibling(0x1002, 4000, 10186, 10186, 2, False, False, False) is None  # base off 4 bytes
+    assert cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, True, False, False) is None  # a.T
+    assert cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, True, False) is None  # w.T
+    assert cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, True) is None  # a batch
+    assert cfg.replace(cluster_m=2).rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    assert sib.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    split = tm.STRATEGIES["wgmma_tma_split_k"].default
+    assert split.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+
+
+def test_b_rows_padding_bytes_drop_the_copy_of_b():
+    cfg = WgmmaTmaConfig(bm=128, bn=128, stages=5)
+    assert cfg.padding_bytes(64, 10186, 4000, "float16") == 0  # B read in place by the sibling
+    assert cfg.padding_bytes(64, 10187, 4000, "float16") == 4000 * (10187 + 10192) * 2  # odd: copied
+    assert cfg.replace(cluster_m=2).padding_bytes(64, 10186, 4000, "float16") == 4000 * (10186 + 10192) * 2
+    assert cfg.padding_bytes(64, 10186, 4001, "float16") == 64 * (4001 + 4008) * 2  # A still copied
+
+
+def test_b_rows_argument_packs_where_the_map_would_be():
+    import struct
+
+    arg = WgmmaTmaConfig(b_rows=1).rows_arg(0x7F0012345674, 10186)
+    assert len(arg) == 128 and struct.unpack_from("<Qq", arg) == (0x7F0012345674, 10186) and not any(arg[16:])
+    src = render(ENTRY, WgmmaTmaConfig(b_rows=1), "float16")
+    assert re.search(r"struct alignas\(64\) TmRows \{\s*const unsigned char\* ptr;[^}]*long long ld;[^}]*"
+                     r"unsigned long long unused\[14\];", src)  # 8 + 8 + 112 = a map's 128 bytes
+
+
+def test_b_rows_launch_refuses_what_it_cannot_read_before_touching_the_gpu():
+    class Kern:
+        dtype = tm.dtypes.FLOAT16
+        device = None
+
+    rows = WgmmaTmaConfig(b_rows=1)
+    with pytest.raises(ValueError, match=r"\(b_rows=1\) cannot read these operands with TMA and cp.async: b has rows"):
+        rows.launch_strided(Kern(), 0x1000, 64, 0x2000, 33, 0x3000, 33, 16, 33, 64, 0)
+    from tiled_matmul.strategies.wgmma_tma import Batch
+
+    with pytest.raises(ValueError, match="a batch needs b_rows=0"):
+        rows.launch_strided(Kern(), 0x1000, 64, 0x2000, 34, 0x3000, 34, 16, 34, 64, 0, batch=Batch(2, 0, 0, 0))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg,dtype", ROWS_CASES, ids=[f"{c.tag()}-{d}" for c, d in ROWS_CASES])
+@pytest.mark.parametrize("spec", [None, ExSpec("float", bias=1, activation="relu")], ids=["plain", "epilogue"])
+def test_b_rows_kernels_compile_without_spills(cfg, dtype, spec):
+    # (the producer's copy loops run under its 40-register setmaxnreg cap: unrolled, they spilled)
+    rep = _report(nvcc_path(), render(ENTRY, cfg, dtype, spec), "sm_90a", kernel_name("wgmma_tma", cfg, dtype),
+                  f"wgmma_tma {cfg.tag()} {spec and spec.tag()}")
+    assert rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    assert "C7508" not in rep.log and "setmaxnreg" not in rep.log.lower(), rep.log

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import struct
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -47,7 +48,13 @@ class TmaWarpSpecialized(Config):
         rows that are not 16-byte multiples, a single row excepted) are copied into padded rows
         first: each such operand read once and written padded."""
         isz = self._dtype(dtype).itemsize
-        return addressable_copy_bytes(M, K, isz) + addressable_copy_bytes(K, N, isz)
+        return addressable_copy_bytes(M, K, isz) + (0 if self._reads_b_rows(K, N, isz)
+                                                    else addressable_copy_bytes(K, N, isz))
+
+    def _reads_b_rows(self, K: int, N: int, itemsize: int) -> bool:
+        """Whether a contiguous K x N B at an aligned address is read in place where TMA cannot
+        address it (wgmma_tma's b_rows; no other TMA rung)."""
+        return False
 
     def _regs_rule(self, limits: DeviceLimits):
         return (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
@@ -80,7 +87,16 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     TMA needs every operand's base address and row pitch on 16-byte boundaries (K and N multiples
     of 8 for contiguous operands): :meth:`operand_problem` says why a call's operands fail that,
     and :meth:`launch_strided` raises ValueError with it, so a caller can fall back to another
-    rung; :meth:`launch` copies such an operand into padded rows first.
+    rung; :meth:`launch` copies such an operand into padded rows first, except a row-major B whose
+    base and pitch lie on 4 bytes, which it reads in place with this config's ``b_rows=1``
+    sibling where ``cluster_m`` is 1 (see `b_rows`).
+
+    `b_rows` = 1 (a switch, off by default) reads B with the producer warpgroup's ``cp.async``
+    instead of TMA: 8 bytes a copy on rows that start on 8 bytes, 4 on the others, so B needs its
+    base address and row pitch on 4 bytes only (N even for a contiguous B). For a B that TMA cannot
+    address this skips the copy into padded rows (64 x 10186 x 4000 float16 on an H100: 85 µs in
+    place, 109 with the copy); B row-major, unbatched, ``cluster_m`` 1 (:meth:`layouts`,
+    :meth:`extras`, the rules).
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma"
@@ -100,6 +116,13 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     group_m: int = 8
     out_bits: int = 16
     cluster_m: int = 1
+    b_rows: int = 0
+
+    #: b_rows is a switch (Config.SWITCHES): off, every earlier config keeps its symbol and source
+    SWITCHES: ClassVar[frozenset[str]] = frozenset({"b_rows"})
+    #: whether :meth:`launch` reads a B that TMA cannot address with the b_rows sibling (else it
+    #: copies B into padded rows)
+    B_ROWS_SIBLING: ClassVar[bool] = True
 
     #: K depth of a stage: 64 16-bit elements, one 128-byte swizzle line
     BK: ClassVar[int] = 64
@@ -149,8 +172,54 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         return self.stages * (self.bm + self.bn) * self.BK * 2 + c_tile + 1024 + 16 * self.stages
 
     def extras(self) -> frozenset[str]:
-        """EXTRAS, and "out_dtype" for a float32 C (``out_bits=32``: ``out_dtype=float32`` calls)."""
-        return self.EXTRAS | {"out_dtype"} if self.out_bits == 32 else self.EXTRAS
+        """EXTRAS, and "out_dtype" for a float32 C (``out_bits=32``: ``out_dtype=float32`` calls);
+        no batches with ``b_rows`` (its producer reads one B)."""
+        out = self.EXTRAS | {"out_dtype"} if self.out_bits == 32 else self.EXTRAS
+        return out - {"batch"} if self.b_rows else out
+
+    def layouts(self) -> tuple[tuple[bool, bool], ...]:
+        """Every layout pair, or with ``b_rows`` row-major A and B only: its copies walk B's rows, and
+        with a column-major A's box loop beside them its producer spilled under the 40-register
+        setmaxnreg cap (12 bytes, nvcc 13.0), so that layout is not offered."""
+        return ((False, False),) if self.b_rows else super().layouts()
+
+    @staticmethod
+    def rows_problem(b_ptr: int, rows: int, cols: int, ldb: int, itemsize: int = 2) -> "str | None":
+        """Why ``b_rows`` cannot read a row-major `rows` x `cols` B at `b_ptr` with `ldb` elements per
+        row (None when it can): its 4- and 8-byte copies need 16-bit elements, the base address and
+        (for more than one row) the row pitch on 4 bytes. A pure function of the numbers."""
+        if itemsize != 2:
+            return f"b has {itemsize}-byte elements; b_rows reads 16-bit ones"
+        if rows == 0 or cols == 0:
+            return None
+        if b_ptr % 4:
+            return f"b starts at an address off 4 bytes (address % 4 = {b_ptr % 4})"
+        if rows > 1 and (ldb * itemsize) % 4:
+            return f"b has rows {ldb} elements = {ldb * itemsize} bytes apart, not a multiple of 4"
+        if ldb < cols and rows > 1:
+            return f"b's row pitch {ldb} is shorter than its {cols} columns"
+        return None
+
+    def rows_sibling(self, b_ptr: int, K: int, N: int, ldb: int, itemsize: int, a_col: bool, b_col: bool,
+                     batched: bool) -> "WgmmaTmaConfig | None":
+        """The ``b_rows=1`` config :meth:`launch` reads B with in place of copying it into padded
+        rows: where TMA cannot address this (row-major, unbatched) B but b_rows can, A is
+        row-major (:meth:`layouts`), and this config has no cluster (multicast B) and is not itself
+        b_rows; else None."""
+        if self.b_rows or self.cluster_m != 1 or a_col or b_col or batched or not self.B_ROWS_SIBLING:
+            return None
+        if tma.matrix_problem("b", b_ptr, K, N, ldb, itemsize) is None or self.rows_problem(b_ptr, K, N, ldb, itemsize):
+            return None
+        return self.replace(b_rows=1)
+
+    def _reads_b_rows(self, K: int, N: int, itemsize: int) -> bool:
+        return (self.b_rows or self.rows_sibling(0, K, N, N, itemsize, False, False, False) is not None
+                ) and self.rows_problem(0, K, N, N, itemsize) is None
+
+    def rows_arg(self, b_ptr: int, ldb: int) -> bytes:
+        """B's TmRows (the template's B_ROWS), packed where B's tensor map would be: its address and
+        row pitch in elements, then zeros to the map's 128 bytes."""
+        return struct.pack("<Qq", b_ptr, ldb) + bytes(112)
 
     def for_out_dtype(self, out_dtype: Any) -> "WgmmaTmaConfig | None":
         """This config writing a float32 C (``out_bits=32``) for ``out_dtype=float32``."""
@@ -182,6 +251,8 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
         yield (self.out_bits in (16, 32), f"out_bits ({self.out_bits}) must be 16 (C in the input dtype) or 32 (float32)")
         yield (self.cluster_m in (1, 2), f"cluster_m ({self.cluster_m}) must be 1 or 2 (CTAs per cluster sharing B)")
+        yield (not self.b_rows or self.cluster_m == 1,
+               f"b_rows=1 reads B with each CTA's own copies: cluster_m ({self.cluster_m}) must be 1")
         yield self._regs_rule(limits)
         yield self._fits_sm_rule(limits, dt, 1)
 
@@ -193,8 +264,11 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         pure function of the numbers."""
         a_rows, a_cols = (K, M) if a_col else (M, K)
         b_rows, b_cols = (N, K) if b_col else (K, N)
+        if self.b_rows and (a_col or b_col):
+            return f"b_rows=1 reads row-major operands only; {'a' if a_col else 'b'} is column-major"
         return (tma.matrix_problem("a", a_ptr, a_rows, a_cols, lda, itemsize)
-                or tma.matrix_problem("b", b_ptr, b_rows, b_cols, ldb, itemsize))
+                or (self.rows_problem(b_ptr, b_rows, b_cols, ldb, itemsize) if self.b_rows
+                    else tma.matrix_problem("b", b_ptr, b_rows, b_cols, ldb, itemsize)))
 
     def supports_operands(self, M: int, N: int, K: int, a_ptr: int, lda: int, b_ptr: int, ldb: int,
                           itemsize: int = 2) -> bool:
@@ -221,6 +295,9 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         3-D over `batch`'s matrices for a batched kernel."""
         strides = (batch.sa, batch.sb) if batch is not None else (0, 0)
         count = batch.count if batch is not None else None
+        if self.b_rows:  # (the rules and launch_strided keep b_rows unbatched and B row-major)
+            args = self.map_args(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col)[0]
+            return tma.MAPS.get(*args[:-1], name=args[-1]), self.rows_arg(b_ptr, ldb)
         return tuple(tma.MAPS.get(*args[:-1], name=args[-1], count=count, batch_stride=stride)  # type: ignore[return-value]
                      for args, stride in zip(self.map_args(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col), strides))
 
@@ -282,7 +359,20 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             batch = Batch(count, sa, sb, batch.sc)
         else:
             a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
-            b, ldb = addressable_pitched(B, N, K, ldb, stream) if b_col else addressable_pitched(B, K, N, ldb, stream)
+            rows = self.rows_sibling(B.data.ptr, K, N, ldb, B.itemsize, a_col, b_col, False)
+            if rows is not None:
+                # B read in place by the b_rows sibling (rendered with the same extras)
+                from ..compile import get_kernel
+
+                kernel = get_kernel(kernel.strategy, rows, kernel.dtype, kernel.device, kernel.ex)
+                rows.launch_strided(kernel, a.data.ptr, lda, B.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
+                                    c_itemsize=C.itemsize, a_col=a_col, extra=extra)
+                return
+            if self.b_rows and not (a_col or b_col) and self.rows_problem(B.data.ptr, K, N, ldb, B.itemsize) is None:
+                b = B
+            else:
+                b, ldb = (addressable_pitched(B, N, K, ldb, stream) if b_col
+                          else addressable_pitched(B, K, N, ldb, stream))
         self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
                             c_itemsize=C.itemsize, a_col=a_col, b_col=b_col, extra=extra, batch=batch)
 
@@ -321,6 +411,8 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         launcher = getattr(kernel, "_companions", {}).get("__tma__")
         plan = launcher.plans.get(key) if launcher is not None else None
         if plan is None:  # checked, encoded and sized once per operand layout
+            if self.b_rows and batch is not None:
+                raise ValueError("wgmma_tma with b_rows=1 reads one B: a batch needs b_rows=0")
             ex = getattr(kernel, "ex", None)
             if (batch is None) != (ex is None or not ex.batched):
                 raise ValueError(f"wgmma_tma: a {'batch' if batch is not None else 'single product'} launched on a "
@@ -330,7 +422,8 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                 problem = (problem or tma.batch_problem("a", count, batch.sa, dt.itemsize)
                            or tma.batch_problem("b", count, batch.sb, dt.itemsize))
             if problem:
-                raise ValueError(f"wgmma_tma cannot read these operands with TMA: {problem}; "
+                raise ValueError(f"wgmma_tma{' (b_rows=1)' if self.b_rows else ''} cannot read these operands with "
+                                 f"{'TMA and cp.async' if self.b_rows else 'TMA'}: {problem}; "
                                  "use another strategy (or copy them to 16-byte-aligned rows)")
             launcher = _launcher(kernel)
             amap, bmap = self.tensor_maps(dt, M, N, K, a_ptr, lda, b_ptr, ldb, a_col, b_col, batch)

@@ -37,6 +37,8 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
     #: layouts first, and gives epilogues to another rung)
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
     EXTRAS: ClassVar[frozenset[str]] = frozenset()
+    #: B that TMA cannot address is copied into padded rows (launch): no b_rows sibling
+    B_ROWS_SIBLING: ClassVar[bool] = False
     #: up to 128 slices: one 128 x 128 tile with K = 65536 fills 128 SMs with 512-deep slices
     MAX_SPLIT: ClassVar[int] = 128
     bm: int = 128
@@ -57,6 +59,7 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
         yield from super().rules(limits, dt)
         yield (self.out_bits == 16, f"out_bits ({self.out_bits}) must be 16: the reduce writes C in the input dtype")
         yield (self.cluster_m == 1, f"cluster_m ({self.cluster_m}) must be 1: the split CTAs share no B boxes")
+        yield (not self.b_rows, "b_rows must be 0: the split kernel reads B by TMA (B it cannot address is copied)")
 
     def for_out_dtype(self, out_dtype: Any) -> None:
         """None: the reduce writes C in the inputs' dtype only (out_bits 16)."""
