@@ -244,3 +244,25 @@ def test_extras_compile_without_spills(name, cfg, dtype, spec):
         if not clean and (name, cfg.tag()) in KNOWN_EDGE_SPILLS and s.batched:
             pytest.xfail("known: the partial-tile kernel spills 4 B with batched extras")
         assert clean, rep.log
+
+
+def test_gemm_form_names_what_the_checks_read():
+    """execute.gemm_form, the gemm part of a replay plan's key: scalars by type and value (an int
+    and a float alpha are different forms: check_gemm accepts both, a bool it refuses), None for
+    what only the full path takes (non-finite or non-real scalars, host arrays, a non-int
+    bias_axis), so the full path checks those on every call."""
+    import numpy as np
+
+    from tiled_matmul import execute
+
+    base = dict(alpha=1.0, beta=0.0, c=None, bias=None, bias_axis=1, activation=None, epilogue=None, arrays={})
+    form = execute.gemm_form(base)
+    assert form is not None and form == execute.gemm_form(dict(base))
+    assert execute.gemm_form(dict(base, alpha=1)) != form  # int 1 vs float 1.0
+    assert execute.gemm_form(dict(base, alpha=2.0)) != form
+    assert execute.gemm_form(dict(base, activation="relu")) != form
+    assert execute.gemm_form(dict(base, bias_axis=0)) == form  # read only with a bias
+    for bad in (dict(alpha=True), dict(beta=float("nan")), dict(alpha=float("inf")), dict(alpha=10**400),
+                dict(alpha=1 + 2j), dict(c=np.zeros((2, 2))), dict(bias=np.zeros(2)), dict(activation=["relu"]),
+                dict(epilogue=3), dict(arrays={"s": np.zeros(3)})):
+        assert execute.gemm_form(dict(base, **bad)) is None, bad

@@ -87,6 +87,7 @@ def _call(resolve: Resolver, a: Any, b: Any, out: Any, gemm: "dict[str, Any] | N
     shape, launch. `gemm` holds gemm's epilogue arguments (None for matmul); `out_dtype` is None
     or float32 (a float32 C from 16-bit inputs)."""
     odt = semantics.check_out_dtype(out_dtype)
+    form = None
     if gemm is None and odt is None:
         fast = fast_operands(a, b, out)
         if fast is not None:
@@ -95,6 +96,12 @@ def _call(resolve: Resolver, a: Any, b: Any, out: Any, gemm: "dict[str, Any] | N
         done = execute.replay(resolve, a, b, out)
         if done is not execute.MISS:
             return done
+    elif odt is None:
+        form = execute.gemm_form(gemm)
+        if form is not None:
+            done = execute.replay(resolve, a, b, out, gemm, form)
+            if done is not execute.MISS:
+                return done
     da, db = describe(a, "a"), describe(b, "b")
     p = semantics.resolve(da.shape, db.shape, da.dtype, db.dtype, odt)
     semantics.check_side(da, db)
@@ -112,7 +119,7 @@ def _call(resolve: Resolver, a: Any, b: Any, out: Any, gemm: "dict[str, Any] | N
     if not _gpu():  # bad input has raised above, without a GPU too
         raise RuntimeError("tiled_matmul needs a CUDA device and none is available "
                            "(cupy.is_available() is False); source() and explain() work without one")
-    return execute.run(resolve, da, db, dout, p, g)
+    return execute.run(resolve, da, db, dout, p, g, form)
 
 
 class MatmulKernel:

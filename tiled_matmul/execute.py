@@ -238,30 +238,76 @@ class _At:
 
 
 #: call form (see :func:`_plan_key`) -> (plan, C's shape, the result's shape, C's dtype, byte
-#: extents of a and b): what :func:`replay` needs to launch a repeated batched call
+#: extents of a, b and gemm's c, bias and arrays): what :func:`replay` needs to launch a repeated call
 _plans: dict[tuple, tuple] = {}
 _MAX_PLANS = 1024
 
 
-def _plan_key(resolve_kernel: Callable, a: Any, b: Any, out: Any) -> "tuple | None":
+def _meta(x: Any) -> "tuple | None":
+    """What a replayed call's checks read of a cupy array: shape, strides, dtype, device."""
+    return (x.shape, x.strides, x.dtype.char, x.data.device_id)
+
+
+def _plan_key(resolve_kernel: Callable, a: Any, b: Any, out: Any, form: "tuple | None" = None
+              ) -> "tuple | None":
     """The form of a matmul call on cupy arrays: everything its checks and its plan depend on but
     the pointers (shapes, strides, dtypes, the device, the precision default and the dispatch
-    caches' epoch and the tuning database's generation). None for other operands."""
+    caches' epoch and the tuning database's generation; for gemm, `form`: :func:`gemm_form`). None for
+    other operands."""
     import cupy
 
     nd = cupy.ndarray
     if type(a) is not nd or type(b) is not nd or (out is not None and type(out) is not nd):
         return None
     device = a.data.device_id
-    o = None if out is None else (out.shape, out.strides, out.dtype.char, out.data.device_id)
+    o = None if out is None else _meta(out)
     return (resolve_kernel, a.shape, a.strides, a.dtype.char, b.shape, b.strides, b.dtype.char,
-            b.data.device_id, device, o, get_precision(), dispatch.epoch, tunedb.generation)
+            b.data.device_id, device, o, get_precision(), dispatch.epoch, tunedb.generation, form)
+
+
+def _scalar_form(v: Any) -> "tuple | None":
+    """(type, value) of a finite real scalar (what check_gemm reads of alpha and beta), else None."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        return None
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    return (type(v), f) if math.isfinite(f) else None
+
+
+def gemm_form(gemm: Mapping[str, Any]) -> "tuple | None":
+    """The form of gemm's own arguments (:func:`check_gemm`'s keywords): the scalars by type and
+    value, the activation and expression, and c, bias and the expression's arrays by shape,
+    strides, dtype and device; None where any is of a kind a kept plan does not take (a host or
+    non-cupy array, a non-finite or non-real scalar, ...: the full path checks those)."""
+    import cupy
+
+    alpha, beta = _scalar_form(gemm["alpha"]), _scalar_form(gemm["beta"])
+    if alpha is None or beta is None:
+        return None
+    activation, text = gemm["activation"], gemm["epilogue"]
+    if not (activation is None or type(activation) is str) or not (text is None or type(text) is str):
+        return None
+    forms = []
+    for x in [gemm["c"], gemm["bias"], *gemm["arrays"].values()]:
+        if x is not None and type(x) is not cupy.ndarray:
+            return None
+        forms.append(None if x is None else _meta(x))
+    axis = gemm["bias_axis"]
+    if gemm["bias"] is not None and type(axis) is not int:
+        return None
+    return (alpha, beta, activation, text, axis if gemm["bias"] is not None else None,
+            tuple(gemm["arrays"]), tuple(forms))
 
 
 def _extents(*arrays: Any) -> tuple[tuple[int, int], ...]:
-    """[lo, hi) bytes each array may touch, relative to its data pointer."""
+    """[lo, hi) bytes each array (or None: (0, 0)) may touch, relative to its data pointer."""
     out = []
     for x in arrays:
+        if x is None:
+            out.append((0, 0))
+            continue
         lo = sum(min(0, s * (n - 1)) for n, s in zip(x.shape, x.strides))
         hi = sum(max(0, s * (n - 1)) for n, s in zip(x.shape, x.strides)) + x.itemsize
         out.append((lo, hi))
@@ -277,25 +323,32 @@ def clear_plans() -> None:
 MISS = object()
 
 
-def replay(resolve_kernel: Callable, a: Any, b: Any, out: Any) -> Any:
-    """The result of a matmul call whose form (:func:`_plan_key`) an earlier call checked and
-    planned, launched from the kept plan with this call's pointers; `MISS` for any other call
-    (never seen, other kinds of operands, or an `out` that overlaps an input: the general path
-    raises for that). The hot path of repeated batched calls: a dict lookup and the launches."""
-    key = _plan_key(resolve_kernel, a, b, out)
+def replay(resolve_kernel: Callable, a: Any, b: Any, out: Any, gemm: "Mapping[str, Any] | None" = None,
+           form: "tuple | None" = None) -> Any:
+    """The result of a matmul call (or a gemm call: its keywords `gemm`, of :func:`gemm_form`
+    `form`) whose form (:func:`_plan_key`) an earlier call checked and planned, launched from the
+    kept plan with this call's pointers; `MISS` for any other call (never seen, other kinds of
+    operands, or an `out` that overlaps an input other than gemm's ``c`` itself: the general path
+    raises for that). The hot path of repeated calls: a dict lookup and the launches."""
+    key = _plan_key(resolve_kernel, a, b, out, form)
     hit = None if key is None else _plans.get(key)
     if hit is None:
         return MISS
-    plan, full, out_shape, c_dtype, ((alo, ahi), (blo, bhi)) = hit
+    plan, full, out_shape, c_dtype, extents = hit
     import cupy
 
     if key[8] != cupy.cuda.runtime.getDevice():
         return MISS
+    c = None if gemm is None else gemm["c"]
+    inputs = [a, b] if gemm is None else [a, b, c, gemm["bias"], *gemm["arrays"].values()]
     if out is not None:
         lo, hi = out.data.ptr, out.data.ptr + out.nbytes
-        pa, pb = a.data.ptr, b.data.ptr
-        if pa + alo < hi and lo < pa + ahi or pb + blo < hi and lo < pb + bhi:
-            return MISS
+        for x, (xlo, xhi) in zip(inputs, extents):
+            if x is None or not (x.data.ptr + xlo < hi and lo < x.data.ptr + xhi):
+                continue
+            # c may be out itself (its form is out's then, by the key): an in-place accumulate
+            if x is not c or c.data.ptr != out.data.ptr or _meta(c) != _meta(out):
+                return MISS
         C = out
     else:
         C = cupy.empty(full, dtype=c_dtype)
@@ -304,8 +357,42 @@ def replay(resolve_kernel: Callable, a: Any, b: Any, out: Any) -> Any:
         if counter is not None:  # the row-major copy the first call made (same shape: same strides)
             layout_copies_made[counter] += 1
             ops[i] = cupy.ascontiguousarray(ops[i])
-    plan.fire([ops[0].data.ptr, ops[1].data.ptr, C.data.ptr], cupy.cuda.get_current_stream())
+    bases = [ops[0].data.ptr, ops[1].data.ptr, C.data.ptr]
+    values = None
+    if gemm is not None:  # the epilogue's inputs staged as the first call staged them
+        cin, pointers, keep = _stage_epilogue(c, gemm["bias"], gemm["arrays"], plan.e_dtype, C, out_shape,
+                                              full, "beta" in plan.values)
+        values = {**plan.values, **pointers}
+        if cin is not None:
+            bases.append(cin.data.ptr)
+    plan.fire(bases, cupy.cuda.get_current_stream(), values)
     return out if out is not None else C.reshape(out_shape)
+
+
+def _stage_epilogue(c: Any, bias: Any, arrays: Mapping[str, Any], edt: Any, C: Any, out_shape: tuple[int, ...],
+                    full: tuple[int, ...], reads_c: bool) -> tuple[Any, dict[str, int], list]:
+    """gemm's epilogue inputs (cupy arrays; c and bias may be None) as the kernels read them, in
+    `edt` (the type the epilogue computes in): beta's C (None unless `reads_c`: c where it lies
+    when it is the result `C` itself in that type, else a C-contiguous copy broadcast to the
+    result's shape `out_shape`; shaped `full`), the pointers of the extras (``bias``,
+    ``u_<name>``), and the staged arrays, to keep until the launches are queued (CuPy's pool hands
+    their memory out again only to work ordered after them on the same stream)."""
+    import cupy
+
+    cin = None
+    if reads_c:
+        cin = c
+        if cin.data.ptr != C.data.ptr or cin.dtype != C.dtype or cin.dtype != edt:
+            cin = cupy.ascontiguousarray(cupy.broadcast_to(cin.astype(edt, copy=False), out_shape))
+        cin = cin.reshape(full)
+    pointers, keep = {}, []
+    if bias is not None:
+        keep.append(cupy.ascontiguousarray(bias.astype(edt, copy=False)))
+        pointers["bias"] = keep[-1].data.ptr
+    for name, x in arrays.items():
+        keep.append(cupy.ascontiguousarray(x))
+        pointers[f"u_{name}"] = keep[-1].data.ptr
+    return cin, pointers, keep
 
 
 def _untransposed(kern):
@@ -315,10 +402,11 @@ def _untransposed(kern):
 
 
 def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | None", p: Product,
-        g: "Gemm | None" = None):
+        g: "Gemm | None" = None, form: "tuple | None" = None):
     """Compute a checked call (see the module docstring) and return what matmul and gemm return:
     `out` itself when given, else a new array (numpy for host inputs, cupy otherwise) of numpy's
-    result shape. `resolve_kernel(M, N, K, dtype, device)` names the MatmulKernel to run."""
+    result shape. `resolve_kernel(M, N, K, dtype, device)` names the MatmulKernel to run; `form`
+    is gemm's :func:`gemm_form` (a gemm call keeps a plan only with one)."""
     if not gpu_available():
         raise RuntimeError("tiled_matmul needs a CUDA device and none is available "
                            "(cupy.is_available() is False); source() and explain() work without one")
@@ -346,19 +434,23 @@ def run(resolve_kernel: Callable, da: Operand, db: Operand, dout: "Operand | Non
         if p.count and p.M and p.N:
             copies = sum(layout_copies_made.values())
             plan = _compute(resolve_kernel, _vector_readable(A), _vector_readable(B), C, p, g, device)
-            key = _plan_key(resolve_kernel, da.obj, db.obj, None if dout is None else dout.obj)
+            key = _plan_key(resolve_kernel, da.obj, db.obj, None if dout is None else dout.obj, form)
             # Kept for the next call of the same form when nothing was staged or cast, so that only
             # the pointers change between calls: the operands read where they lie, or an operand
             # of two or more dimensions copied whole into row-major order (the plan's `copies`,
-            # which replay makes again; such a call spent ~300 us of host time in this path).
+            # which replay makes again; such a call spent ~300 us of host time in this path), and
+            # gemm's c, bias and arrays staged again as the first call staged them.
             made = sum(layout_copies_made.values()) - copies
-            if (key is not None and g is None and p.out_dtype is None and (dout is None or direct)
+            if (key is not None and (g is None) == (form is None) and p.out_dtype is None and (dout is None or direct)
                     and made == sum(c is not None for c in plan.copies)
                     and (not made or not (p.a_vector or p.b_vector))
                     and A.data.ptr == da.obj.data.ptr and B.data.ptr == db.obj.data.ptr):
                 if len(_plans) >= _MAX_PLANS:
                     _plans.clear()
-                _plans[key] = (plan, full, p.out_shape, p.c_dtype.numpy, _extents(da.obj, db.obj))
+                inputs = [da.obj, db.obj] + ([] if g is None else [
+                    None if g.c is None else g.c.obj, None if g.bias is None else g.bias.obj,
+                    *(op.obj for op in g.arrays.values())])
+                _plans[key] = (plan, full, p.out_shape, p.c_dtype.numpy, _extents(*inputs))
         if dout is not None:
             if not direct:
                 if dout.on_host:  # numpy's copyto takes any strides (cupy's get(out=) does not)
@@ -413,23 +505,15 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
     values: dict[str, Any] = {}
     cin = None
     if g is not None:
-        if g.beta != 0.0:
-            # c may be out itself (in-place accumulate): read where it lies when it is C itself
-            cin = _device_array(g.c)
-            if cin.data.ptr != C.data.ptr or cin.dtype != C.dtype or cin.dtype != edt:
-                cin = cupy.ascontiguousarray(cupy.broadcast_to(cin.astype(edt, copy=False), p.out_shape))
-            cin = cin.reshape(p.batch + (M, N))
+        cin, pointers, keep = _stage_epilogue(
+            _device_array(g.c) if g.beta != 0.0 else None, None if g.bias is None else _device_array(g.bias),
+            {name: _device_array(op) for name, op in g.arrays.items()}, edt, C, p.out_shape, p.batch + (M, N),
+            g.beta != 0.0)
+        values.update(pointers)
+        if cin is not None:
             values.update(cin=cin.data.ptr, beta=g.beta)
         if g.alpha != 1.0:
             values["alpha"] = g.alpha
-        # (staged copies are freed when this returns: CuPy's pool hands their memory out again only
-        # to work ordered after these launches on the same stream)
-        if g.bias is not None:
-            bias = cupy.ascontiguousarray(_device_array(g.bias).astype(edt, copy=False))
-            values["bias"] = bias.data.ptr
-        for name, op in g.arrays.items():
-            arr = cupy.ascontiguousarray(_device_array(op))
-            values[f"u_{name}"] = arr.data.ptr
 
     def plan(A, B):
         """(M, count, inner, outer, la, lb): the batch as launches, the operands' layouts."""
@@ -541,7 +625,7 @@ def _compute(resolve_kernel: Callable, A, B, C, p: Product, g: "Gemm | None", de
             launches.append((tuple((off + first * st) * sz for off, st, sz in zip(offs, inner, sizes)),
                              min(MAX_BATCH_PER_LAUNCH, count - first)))
     plan = _Plan(kern, compiled, spec, values, la, lb, M, N, K, tuple(inner), isz, dt.numpy, C.dtype,
-                 tuple(launches), tuple(copied))
+                 tuple(launches), tuple(copied), edt)
     plan.fire([x.data.ptr for x in ops], cupy.cuda.get_current_stream())
     return plan
 
@@ -569,8 +653,12 @@ class _Plan:
     #: per operand (A, B): the layout_copies_made counter of the row-major copy the launches read
     #: instead of the operand itself, or None where they read it in place
     copies: "tuple[str | None, str | None]" = (None, None)
+    #: the type gemm's epilogue computes in (and reads c and bias in)
+    e_dtype: Any = None
 
-    def fire(self, bases: "list[int]", stream: Any) -> None:
+    def fire(self, bases: "list[int]", stream: Any, values: "Mapping[str, Any] | None" = None) -> None:
+        """Launch at `bases` (A, B, C and beta's C), with `values` (a replayed gemm's pointers)
+        in place of the first call's extras."""
         cfg, la, lb, spec, M, N, K, isz = self.kern.config, self.la, self.lb, self.spec, self.M, self.N, self.K, self.isz
         sa, sb, sc = self.inner[0], self.inner[1], self.inner[2]
         csz = self.c_dtype.itemsize
@@ -590,7 +678,7 @@ class _Plan:
                 cfg.launch(self.compiled, _At(a_ptr, self.a_dtype), _At(b_ptr, self.a_dtype),
                            _At(c_ptr, self.c_dtype), M, N, K, flags, stream)
                 continue
-            vals = dict(self.values)
+            vals = dict(self.values if values is None else values)
             if spec.ld:
                 vals.update(lda=la.ld, ldb=lb.ld)
             if spec.batched:
@@ -602,5 +690,5 @@ class _Plan:
                        flags, stream)
 
 
-__all__ = ["Gemm", "check_gemm", "check_gemm_out", "run", "replay", "clear_plans", "extras_needed",
+__all__ = ["Gemm", "check_gemm", "check_gemm_out", "run", "replay", "gemm_form", "clear_plans", "extras_needed",
            "MAX_BATCH_PER_LAUNCH"]
