@@ -54,9 +54,11 @@ def test_float32_is_refused_naming_the_dtypes():
     assert "wgmma_tma" in tm.registry.strategies_for("bfloat16")
 
 
-def test_setmaxnreg_targets_fit_the_register_file_and_render():
-    cfg = ENTRY.default
-    p, c = cfg.PRODUCER_REGS, cfg.CONSUMER_REGS
+@pytest.mark.parametrize("b_rows", [0, 1])
+def test_setmaxnreg_targets_fit_the_register_file_and_render(b_rows):
+    cfg = ENTRY.default.replace(b_rows=b_rows)
+    p, c = cfg.setmaxnreg()
+    assert (p, c) == ((cfg.PRODUCER_REGS, cfg.CONSUMER_REGS) if not b_rows else cfg.ROWS_REGS)
     for n in (p, c):
         assert 24 <= n <= 256 and n % 8 == 0  # PTX: setmaxnreg takes 24..256 in steps of 8
     assert p * 128 + c * 256 <= H100.regs_per_sm

@@ -56,9 +56,14 @@ class TmaWarpSpecialized(Config):
         address it (wgmma_tma's b_rows; no other TMA rung)."""
         return False
 
+    def setmaxnreg(self) -> tuple[int, int]:
+        """(producer, consumer) register targets of setmaxnreg: PRODUCER_REGS / CONSUMER_REGS."""
+        return self.PRODUCER_REGS, self.CONSUMER_REGS
+
     def _regs_rule(self, limits: DeviceLimits):
-        return (self.PRODUCER_REGS * 128 + self.CONSUMER_REGS * 256 <= limits.regs_per_sm,
-                f"setmaxnreg targets {self.PRODUCER_REGS}/{self.CONSUMER_REGS} must fit {limits.regs_per_sm} registers")
+        p, c = self.setmaxnreg()
+        return (p * 128 + c * 256 <= limits.regs_per_sm,
+                f"setmaxnreg targets {p}/{c} must fit {limits.regs_per_sm} registers")
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,9 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     #: setmaxnreg targets: 128 x 40 + 256 x 232 = 64512 <= the SM's 65536 registers
     PRODUCER_REGS: ClassVar[int] = 40
     CONSUMER_REGS: ClassVar[int] = 232
+    #: with b_rows: 128 x 56 + 256 x 224 = 64512 (the producer's unrolled copies spilled 4-12 bytes
+    #: under 40; no consumer spills at 224, nvcc 13.0)
+    ROWS_REGS: ClassVar[tuple[int, int]] = (56, 224)
 
     @property
     def m_sub(self) -> int:
@@ -212,6 +220,10 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             return None
         return self.replace(b_rows=1)
 
+    def setmaxnreg(self) -> tuple[int, int]:
+        """PRODUCER_REGS / CONSUMER_REGS, or with b_rows ROWS_REGS (its producer copies B)."""
+        return self.ROWS_REGS if self.b_rows else (self.PRODUCER_REGS, self.CONSUMER_REGS)
+
     def _reads_b_rows(self, K: int, N: int, itemsize: int) -> bool:
         return (self.b_rows or self.rows_sibling(0, K, N, N, itemsize, False, False, False) is not None
                 ) and self.rows_problem(0, K, N, N, itemsize) is None
@@ -233,7 +245,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
 
     def template_constants(self, dt: DType) -> dict[str, Any]:
         return {"BK": self.BK, "M_SUB": self.m_sub, "D_REGS": self.bn // 2, "B_BOXES": self.bn // 64,
-                "PRODUCER_REGS": self.PRODUCER_REGS, "CONSUMER_REGS": self.CONSUMER_REGS,
+                "PRODUCER_REGS": self.setmaxnreg()[0], "CONSUMER_REGS": self.setmaxnreg()[1],
                 "IN_PTX": "bf16" if dt == "bfloat16" else "f16",
                 "WGMMA_N": self.bn, "WGMMA_REGS": self.bn // 2, "WGMMA_AB": "bf16" if dt == "bfloat16" else "f16",
                 "CLUSTER_M": self.cluster_m}
@@ -246,7 +258,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                f"bn ({self.bn}) must be 64, 128, 192 or 256 (64-column TMA boxes; wgmma n <= 256)")
         yield (self.acc_regs <= 128,
                f"bm x bn = {self.bm} x {self.bn} needs {self.acc_regs} accumulator registers per consumer thread; "
-               f"at most 128 fit the {self.CONSUMER_REGS} a consumer gets (e.g. 128 x 256 or 256 x 128)")
+               f"at most 128 fit the {self.setmaxnreg()[1]} a consumer gets (e.g. 128 x 256 or 256 x 128)")
         yield self._stages_rule(2, 8)
         yield (self.group_m <= 64, f"group_m ({self.group_m}) must be at most 64")
         yield (self.out_bits in (16, 32), f"out_bits ({self.out_bits}) must be 16 (C in the input dtype) or 32 (float32)")
