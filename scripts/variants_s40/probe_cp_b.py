@@ -27,6 +27,14 @@ and adds the consumers' fence; it times the kernel beside auto (B copied into pa
 cuBLAS, every row validated first (NaN-poisoned C, float64 reference, per element:
 tiled_matmul.measure).
 
+Outcome (H100, fortieth session): correct on every shape; 4-byte copies 84-86 us at
+9-64 x 10186 x 4000 (0.61-0.66x cuBLAS; B padded first: 0.46-0.53x), 8-byte 62 us at 64 x 10188
+x 4000 (0.93x). The "mix" kernel (its loops unrolled once to avoid spills) ran 144-153 us: the
+producer's 4 warps issue every copy, and per-copy address arithmetic made them latency-bound.
+The library's b_rows (WgmmaTmaConfig) unrolls each line pattern fully with constant address steps
+under 56 producer registers and ran 65.8-67.5 us there (0.80-0.87x): this probe's "auto" column
+since c429c58.
+
     PYTHONPATH=. python3 scripts/variants_s40/probe_cp_b.py [--dtype float16]
     (--compile-only CACHE_DIR: the patched kernels' cubins and ptxas reports, no GPU needed;
      --diagnose MxNxK: one launch of each variant, in this process, error or max error)

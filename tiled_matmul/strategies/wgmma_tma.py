@@ -99,9 +99,9 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     `b_rows` = 1 (a switch, off by default) reads B with the producer warpgroup's ``cp.async``
     instead of TMA: 8 bytes a copy on rows that start on 8 bytes, 4 on the others, so B needs its
     base address and row pitch on 4 bytes only (N even for a contiguous B). For a B that TMA cannot
-    address this skips the copy into padded rows (64 x 10186 x 4000 float16 on an H100: 85 µs in
-    place, 109 with the copy); B row-major, unbatched, ``cluster_m`` 1 (:meth:`layouts`,
-    :meth:`extras`, the rules).
+    address this skips the copy into padded rows (64 x 10186 x 4000 float16 on an H100: 67.5 µs in
+    place, 108.6 with the copy, cuBLAS 58.7); B row-major, unbatched, ``cluster_m`` 1
+    (:meth:`layouts`, :meth:`extras`, the rules).
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma"
@@ -187,8 +187,9 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
 
     def layouts(self) -> tuple[tuple[bool, bool], ...]:
         """Every layout pair, or with ``b_rows`` row-major A and B only: its copies walk B's rows, and
-        with a column-major A's box loop beside them its producer spilled under the 40-register
-        setmaxnreg cap (12 bytes, nvcc 13.0), so that layout is not offered."""
+        with a column-major A's box loop beside them its producer spilled (12 bytes, nvcc 13.0,
+        under the first version's 40-register cap; not tried under ROWS_REGS), so that layout is
+        not offered."""
         return ((False, False),) if self.b_rows else super().layouts()
 
     @staticmethod
