@@ -137,13 +137,14 @@ def _typed(bits, dtype):
 @pytest.mark.parametrize("name", NAME)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_matmul_and_auto_read_such_b_in_place(name, dtype, monkeypatch):
-    """tm.matmul(strategy="wgmma_tma") on a B of even N % 8 != 0: the b_rows sibling reads it,
-    nothing is copied into padded rows, and the product is right (auto too); a B of odd N (rows
-    off 4 bytes) is still copied, and right."""
+    """tm.matmul(strategy="wgmma_tma") on a B of even N % 8 != 0 under a C of one tile row: the
+    b_rows sibling reads it, nothing is copied into padded rows, and the product is right (auto
+    too); a B of odd N (rows off 4 bytes), or more tile rows (rows_sibling), is still copied, and
+    right."""
     import cupy as cp
 
     calls = _count_pads(monkeypatch)
-    for M, N, K in [(64, 10186, 4000), (9, 1002, 512), (300, 130, 64), (64, 10188, 4000)]:
+    for M, N, K in [(64, 10186, 4000), (9, 1002, 512), (100, 130, 64), (64, 10188, 4000)]:
         a = _a(M, K, dtype, 7)
         b = cp.ascontiguousarray(_b(K, N, dtype, 8, (0, 0)))
         assert N % 8 != 0
@@ -157,6 +158,11 @@ def test_matmul_and_auto_read_such_b_in_place(name, dtype, monkeypatch):
     c = tm.matmul(_typed(a, dtype), _typed(b, dtype), strategy="wgmma_tma")
     _check(a, b, c.view(cp.uint16), dtype)
     assert calls, "B with odd rows went in place: b_rows cannot read it"
+    calls.clear()
+    a, b = _a(300, 64, dtype, 11), cp.ascontiguousarray(_b(64, 130, dtype, 12, (0, 0)))
+    c = tm.matmul(_typed(a, dtype), _typed(b, dtype), strategy="wgmma_tma")
+    _check(a, b, c.view(cp.uint16), dtype)
+    assert calls, "B under three tile rows went in place: rows_sibling keeps b_rows to one"
 
 
 @pytest.mark.parametrize("name", NAME)
@@ -166,7 +172,7 @@ def test_gemm_epilogue_on_b_rows(name, monkeypatch):
     import cupy as cp
 
     calls = _count_pads(monkeypatch)
-    M, N, K = 200, 1002, 320
+    M, N, K = 120, 1002, 320  # one tile row of the default 128-row tile: the b_rows sibling
     a = _a(M, K, "float16", 11).view(cp.float16)
     b = _b(K, N, "float16", 12, (2, 0)).view(cp.float16)
     c0 = _bits(M, N, "float16", 13).view(cp.float16)

@@ -172,7 +172,8 @@ def test_split_pads_unaligned_long_k_only():
 def test_padding_copies_count_in_the_traffic_model():
     """explain's padding_bytes: the TMA rungs copy A (rows of K) and B (rows of N) where those rows
     are not 16-byte multiples, each read once and written padded (wgmma_tma without a cluster
-    reads a B of even N in place instead: its b_rows sibling); mma_half_split_k where it pads
+    reads a B of even N under a C of one tile row in place instead: its b_rows sibling);
+    mma_half_split_k where it pads
     copies A, B and its padded C back too; nothing where rows are aligned or it does not pad."""
     from tiled_matmul.strategies.mma_half_split_k import MmaHalfSplitKConfig
     from tiled_matmul.strategies.wgmma_tma import WgmmaTmaConfig
@@ -185,9 +186,10 @@ def test_padding_copies_count_in_the_traffic_model():
     assert tma16.padding_bytes(10788, 370, 3430, "float16") == (10788 * (3430 + 3432) + 3430 * (370 + 376)) * 2
     assert tma16.padding_bytes(100, 370, 4096, "float16") == 4096 * (370 + 376) * 2  # B only
     assert tma16.padding_bytes(1, 370, 3430, "float16") == 3430 * (370 + 376) * 2  # one row of A: no copy
-    single = WgmmaTmaConfig()
-    assert single.padding_bytes(10788, 370, 3430, "float16") == 10788 * (3430 + 3432) * 2  # B in place
-    assert single.padding_bytes(100, 371, 4096, "float16") == 4096 * (371 + 376) * 2  # odd N: copied
+    single = WgmmaTmaConfig()  # a C of one tile row (M <= 128): B in place, unless its rows are odd
+    assert single.padding_bytes(100, 370, 3430, "float16") == 100 * (3430 + 3432) * 2
+    assert single.padding_bytes(100, 371, 4096, "float16") == 4096 * (371 + 376) * 2
+    assert single.padding_bytes(129, 370, 3430, "float16") == tma16.padding_bytes(129, 370, 3430, "float16")
     assert WgmmaTmaTf32Config().padding_bytes(3001, 2999, 3007, "float32") == (3001 * 6015 + 3007 * 5999) * 4
     split = MmaHalfSplitKConfig()
     assert split.padding_bytes(261, 473, 14735, "float16") == (

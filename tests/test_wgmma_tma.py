@@ -421,18 +421,20 @@ def test_rows_problem_takes_what_tma_cannot():
 
 def test_launch_picks_the_b_rows_sibling_where_tma_cannot_read_b():
     cfg = WgmmaTmaConfig(bm=128, bn=128, stages=5)
-    sib = cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False)
+    sib = cfg.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, False, False)
     assert sib == cfg.replace(b_rows=1)
-    assert cfg.rows_sibling(0x1000, 4000, 10192, 10192, 2, False, False, False) is None  # TMA reads it
-    assert cfg.rows_sibling(0x1000, 4000, 10187, 10187, 2, False, False, False) is None  # odd pitch: padded
-    assert cfg.rows_sibling(0x1002, 4000, 10186, 10186, 2, False, False, False) is None  # base off 4 bytes
-    assert cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, True, False, False) is None  # a.T
-    assert cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, True, False) is None  # w.T
-    assert cfg.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, True) is None  # a batch
-    assert cfg.replace(cluster_m=2).rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False) is None
-    assert sib.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    assert cfg.rows_sibling(64, 0x1000, 4000, 10192, 10192, 2, False, False, False) is None  # TMA reads it
+    assert cfg.rows_sibling(64, 0x1000, 4000, 10187, 10187, 2, False, False, False) is None  # odd pitch: padded
+    assert cfg.rows_sibling(64, 0x1002, 4000, 10186, 10186, 2, False, False, False) is None  # base off 4 bytes
+    assert cfg.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, True, False, False) is None  # a.T
+    assert cfg.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, True, False) is None  # w.T
+    assert cfg.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, False, True) is None  # a batch
+    assert cfg.replace(cluster_m=2).rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    assert sib.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    assert cfg.rows_sibling(128, 0x1000, 4000, 10186, 10186, 2, False, False, False) == sib  # one tile row
+    assert cfg.rows_sibling(129, 0x1000, 4000, 10186, 10186, 2, False, False, False) is None  # two: padded
     split = tm.STRATEGIES["wgmma_tma_split_k"].default
-    assert split.rows_sibling(0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    assert split.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, False, False) is None
 
 
 def test_b_rows_padding_bytes_drop_the_copy_of_b():
@@ -441,6 +443,7 @@ def test_b_rows_padding_bytes_drop_the_copy_of_b():
     assert cfg.padding_bytes(64, 10187, 4000, "float16") == 4000 * (10187 + 10192) * 2  # odd: copied
     assert cfg.replace(cluster_m=2).padding_bytes(64, 10186, 4000, "float16") == 4000 * (10186 + 10192) * 2
     assert cfg.padding_bytes(64, 10186, 4001, "float16") == 64 * (4001 + 4008) * 2  # A still copied
+    assert cfg.padding_bytes(129, 10186, 4000, "float16") == 4000 * (10186 + 10192) * 2  # two tile rows
 
 
 def test_b_rows_argument_packs_where_the_map_would_be():

@@ -48,10 +48,10 @@ class TmaWarpSpecialized(Config):
         rows that are not 16-byte multiples, a single row excepted) are copied into padded rows
         first: each such operand read once and written padded."""
         isz = self._dtype(dtype).itemsize
-        return addressable_copy_bytes(M, K, isz) + (0 if self._reads_b_rows(K, N, isz)
+        return addressable_copy_bytes(M, K, isz) + (0 if self._reads_b_rows(M, K, N, isz)
                                                     else addressable_copy_bytes(K, N, isz))
 
-    def _reads_b_rows(self, K: int, N: int, itemsize: int) -> bool:
+    def _reads_b_rows(self, M: int, K: int, N: int, itemsize: int) -> bool:
         """Whether a contiguous K x N B at an aligned address is read in place where TMA cannot
         address it (wgmma_tma's b_rows; no other TMA rung)."""
         return False
@@ -93,8 +93,8 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
     of 8 for contiguous operands): :meth:`operand_problem` says why a call's operands fail that,
     and :meth:`launch_strided` raises ValueError with it, so a caller can fall back to another
     rung; :meth:`launch` copies such an operand into padded rows first, except a row-major B whose
-    base and pitch lie on 4 bytes, which it reads in place with this config's ``b_rows=1``
-    sibling where ``cluster_m`` is 1 (see `b_rows`).
+    base and pitch lie on 4 bytes under a C of one tile row, which it reads in place with this
+    config's ``b_rows=1`` sibling where ``cluster_m`` is 1 (see `b_rows`, :meth:`rows_sibling`).
 
     `b_rows` = 1 (a switch, off by default) reads B with the producer warpgroup's ``cp.async``
     instead of TMA: 8 bytes a copy on rows that start on 8 bytes, 4 on the others, so B needs its
@@ -209,13 +209,21 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             return f"b's row pitch {ldb} is shorter than its {cols} columns"
         return None
 
-    def rows_sibling(self, b_ptr: int, K: int, N: int, ldb: int, itemsize: int, a_col: bool, b_col: bool,
-                     batched: bool) -> "WgmmaTmaConfig | None":
+    def rows_sibling(self, M: int, b_ptr: int, K: int, N: int, ldb: int, itemsize: int, a_col: bool,
+                     b_col: bool, batched: bool) -> "WgmmaTmaConfig | None":
         """The ``b_rows=1`` config :meth:`launch` reads B with in place of copying it into padded
         rows: where TMA cannot address this (row-major, unbatched) B but b_rows can, A is
-        row-major (:meth:`layouts`), and this config has no cluster (multicast B) and is not itself
-        b_rows; else None."""
+        row-major (:meth:`layouts`), C is one tile row (M <= bm), and this config has no cluster
+        (multicast B) and is not itself b_rows; else None.
+
+        Why one tile row: there each CTA reads its columns of B once, so the copy into padded rows
+        costs three passes over B against b_rows' one, and b_rows was measured ahead (M 9-128 on
+        10186-wide B, 0.80-1.04x cuBLAS against 0.46-0.66x). With more tile rows every row re-reads
+        B through the producer's copies while the padding copy is paid once; that regime, where
+        the copies' issue rate may bound the product, is not measured yet."""
         if self.b_rows or self.cluster_m != 1 or a_col or b_col or batched or not self.B_ROWS_SIBLING:
+            return None
+        if M > self.bm:
             return None
         if tma.matrix_problem("b", b_ptr, K, N, ldb, itemsize) is None or self.rows_problem(b_ptr, K, N, ldb, itemsize):
             return None
@@ -225,8 +233,8 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         """PRODUCER_REGS / CONSUMER_REGS, or with b_rows ROWS_REGS (its producer copies B)."""
         return self.ROWS_REGS if self.b_rows else (self.PRODUCER_REGS, self.CONSUMER_REGS)
 
-    def _reads_b_rows(self, K: int, N: int, itemsize: int) -> bool:
-        return (self.b_rows or self.rows_sibling(0, K, N, N, itemsize, False, False, False) is not None
+    def _reads_b_rows(self, M: int, K: int, N: int, itemsize: int) -> bool:
+        return (self.b_rows or self.rows_sibling(M, 0, K, N, N, itemsize, False, False, False) is not None
                 ) and self.rows_problem(0, K, N, N, itemsize) is None
 
     def rows_arg(self, b_ptr: int, ldb: int) -> bytes:
@@ -372,7 +380,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             batch = Batch(count, sa, sb, batch.sc)
         else:
             a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
-            rows = self.rows_sibling(B.data.ptr, K, N, ldb, B.itemsize, a_col, b_col, False)
+            rows = self.rows_sibling(M, B.data.ptr, K, N, ldb, B.itemsize, a_col, b_col, False)
             if rows is not None:
                 # B read in place by the b_rows sibling (rendered with the same extras)
                 from ..compile import get_kernel
