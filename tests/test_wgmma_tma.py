@@ -475,7 +475,8 @@ def test_b_rows_launch_refuses_what_it_cannot_read_before_touching_the_gpu():
 @pytest.mark.parametrize("cfg,dtype", ROWS_CASES, ids=[f"{c.tag()}-{d}" for c, d in ROWS_CASES])
 @pytest.mark.parametrize("spec", [None, ExSpec("float", bias=1, activation="relu")], ids=["plain", "epilogue"])
 def test_b_rows_kernels_compile_without_spills(cfg, dtype, spec):
-    # (the producer's copy loops run under its 40-register setmaxnreg cap: unrolled, they spilled)
+    # (the producer's unrolled copies spilled under the plain kernel's 40-register setmaxnreg cap:
+    # b_rows configs take ROWS_REGS)
     rep = _report(nvcc_path(), render(ENTRY, cfg, dtype, spec), "sm_90a", kernel_name("wgmma_tma", cfg, dtype),
                   f"wgmma_tma {cfg.tag()} {spec and spec.tag()}")
     assert rep.registers > 0, rep.log

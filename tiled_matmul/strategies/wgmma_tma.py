@@ -253,8 +253,9 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         return "float32" if self.out_bits == 32 else as_dtype(dtype).name
 
     def template_constants(self, dt: DType) -> dict[str, Any]:
+        producer_regs, consumer_regs = self.setmaxnreg()
         return {"BK": self.BK, "M_SUB": self.m_sub, "D_REGS": self.bn // 2, "B_BOXES": self.bn // 64,
-                "PRODUCER_REGS": self.setmaxnreg()[0], "CONSUMER_REGS": self.setmaxnreg()[1],
+                "PRODUCER_REGS": producer_regs, "CONSUMER_REGS": consumer_regs,
                 "IN_PTX": "bf16" if dt == "bfloat16" else "f16",
                 "WGMMA_N": self.bn, "WGMMA_REGS": self.bn // 2, "WGMMA_AB": "bf16" if dt == "bfloat16" else "f16",
                 "CLUSTER_M": self.cluster_m}
