@@ -187,3 +187,56 @@ def test_gemm_epilogue_on_b_rows(name, monkeypatch):
     ref = cp.maximum(0.5 * (a.astype(cp.float64) @ b.astype(cp.float64)) - 2.0 * c0.astype(cp.float64)
                      + bias.astype(cp.float64), 0)
     assert float(cp.max(cp.abs(got.astype(cp.float64) - ref))) <= 2.0**-10 * float(cp.max(cp.abs(ref))) + K * 2.0**-20
+
+
+SPLIT = tm.STRATEGIES["wgmma_tma_split_k"]
+#: one tile row (M <= 128) on a B of even N % 8 != 0: long K, an odd K, slices left empty (K = 100)
+SPLIT_SHAPES = [(1, 2, 1000), (7, 10, 4097), (64, 1002, 8192), (128, 130, 300), (33, 4094, 2000), (16, 6, 100)]
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_split_k_reads_such_b_in_place_with_the_padded_paths_bits(name, dtype, monkeypatch):
+    """wgmma_tma_split_k's b_rows sibling: every config on B of even N % 8 != 0 under one tile row,
+    B's base on 8 bytes and on 4 only, into NaN-poisoned C: right against float64, nothing copied
+    into padded rows, and bit for bit the output of the same config with B copied into padded
+    rows first (the same stage contents, slices and fixed-order sum); two calls give the same bits."""
+    import cupy as cp
+
+    from tiled_matmul.strategies.wgmma_tma_split_k import WgmmaTmaSplitKConfig
+
+    calls = _count_pads(monkeypatch)
+    for cfg in SPLIT.configs:
+        k = tm.kernel("wgmma_tma_split_k", **cfg.params())
+        for i, (M, N, K) in enumerate(SPLIT_SHAPES):
+            for offset in (0, 2):
+                a, b = _a(M, K, dtype, 20 * i + 1), _bits(K, N, dtype, 20 * i + 2, N, offset)
+                assert b.flags.c_contiguous and b.data.ptr % 16 == 2 * offset
+                c = cp.full((M, N), NAN_BITS[dtype], dtype=cp.uint16)
+                k(_typed(a, dtype), _typed(b, dtype), out=_typed(c, dtype))
+                _check(a, b, c, dtype)
+                assert calls == [], f"{cfg.tag()} {M}x{N}x{K}: copies into padded rows {calls}"
+                again = k(_typed(a, dtype), _typed(b, dtype)).view(cp.uint16)
+                monkeypatch.setattr(WgmmaTmaSplitKConfig, "B_ROWS_SIBLING", False)
+                padded = k(_typed(a, dtype), _typed(b, dtype)).view(cp.uint16)
+                monkeypatch.setattr(WgmmaTmaSplitKConfig, "B_ROWS_SIBLING", True)
+                assert calls, "B_ROWS_SIBLING off did not copy B"
+                calls.clear()
+                assert bool((again == c).all()) and bool((padded == c).all()), (cfg.tag(), M, N, K, offset)
+
+
+@pytest.mark.parametrize("name", NAME)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_split_k_b_rows_nan_and_inf_propagate(name, dtype):
+    import cupy as cp
+
+    a, b = _a(100, 3000, dtype, 31), _bits(3000, 298, dtype, 32, 298, 2)
+    a[3, 5] = NAN_BITS[dtype]
+    a[7, 2] = INF_BITS[dtype]
+    b[9, 11] = INF_BITS[dtype]
+    b[2999, 290] = INF_BITS[dtype] | 0x8000  # -Inf in the last slice and the ragged last tile column
+    b[1500, 297] = NAN_BITS[dtype]
+    c = tm.kernel("wgmma_tma_split_k", split_k=8)(_typed(a, dtype), _typed(b, dtype)).view(cp.uint16)
+    got, ref = to_f64(c, dtype), to_f64(a, dtype) @ to_f64(b, dtype)
+    assert bool((cp.isnan(got) == cp.isnan(ref)).all()) and bool((cp.isinf(got) == cp.isinf(ref)).all())
+    assert bool((cp.sign(got[cp.isinf(ref)]) == cp.sign(ref[cp.isinf(ref)])).all())

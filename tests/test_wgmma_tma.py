@@ -387,9 +387,9 @@ def test_b_rows_is_a_switch_that_leaves_every_shipped_kernel_as_it_was():
 def test_b_rows_rules(params, needle):
     with pytest.raises(ValueError, match=re.escape(needle)):
         WgmmaTmaConfig(**params).validate(H100, "float16")
-    split = tm.STRATEGIES["wgmma_tma_split_k"]
-    with pytest.raises(ValueError, match="b_rows must be 0"):
-        split.default.replace(b_rows=1).validate(H100, "float16")
+    split = tm.STRATEGIES["wgmma_tma_split_k"].default
+    split.replace(b_rows=1).validate(H100, "float16")  # the split kernel's producer walks its slices
+    assert split.replace(b_rows=1).layouts() == ()  # row-major only, as the split rung itself
 
 
 def test_b_rows_reads_row_major_unbatched_operands_only():
@@ -434,7 +434,9 @@ def test_launch_picks_the_b_rows_sibling_where_tma_cannot_read_b():
     assert cfg.rows_sibling(128, 0x1000, 4000, 10186, 10186, 2, False, False, False) == sib  # one tile row
     assert cfg.rows_sibling(129, 0x1000, 4000, 10186, 10186, 2, False, False, False) is None  # two: padded
     split = tm.STRATEGIES["wgmma_tma_split_k"].default
-    assert split.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    assert split.rows_sibling(64, 0x1000, 4000, 10186, 10186, 2, False, False, False) == split.replace(b_rows=1)
+    assert split.rows_sibling(129, 0x1000, 4000, 10186, 10186, 2, False, False, False) is None
+    assert split.padding_bytes(64, 10186, 4000, "float16") == 0
 
 
 def test_b_rows_padding_bytes_drop_the_copy_of_b():
@@ -468,6 +470,30 @@ def test_b_rows_launch_refuses_what_it_cannot_read_before_touching_the_gpu():
 
     with pytest.raises(ValueError, match="a batch needs b_rows=0"):
         rows.launch_strided(Kern(), 0x1000, 64, 0x2000, 34, 0x3000, 34, 16, 34, 64, 0, batch=Batch(2, 0, 0, 0))
+
+
+SPLIT_ROWS = [cfg.replace(b_rows=1) for cfg in tm.STRATEGIES["wgmma_tma_split_k"].configs]
+
+
+def test_split_k_b_rows_walks_the_slices():
+    split = tm.STRATEGIES["wgmma_tma_split_k"]
+    src = render(split, split.default.replace(b_rows=1), "float16")
+    start = src.index("Producer: every thread copies B's rows")
+    producer = src[start:src.index("setmaxnreg.inc", start)]
+    assert "for (int u = first_tile; u < units; u += tile_step)" in producer
+    assert "for (int ks = ks_begin; ks < ks_end; ++ks)" in producer
+    assert "const __grid_constant__ TmRows tmB" in src
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NVCC, reason="nvcc is not on PATH: cannot compile templates offline")
+@pytest.mark.parametrize("cfg", SPLIT_ROWS, ids=lambda c: c.tag())
+def test_split_k_b_rows_kernels_compile_without_spills(cfg):
+    rep = _report(nvcc_path(), render(tm.STRATEGIES["wgmma_tma_split_k"], cfg, "bfloat16"), "sm_90a",
+                  kernel_name("wgmma_tma_split_k", cfg, "bfloat16"), f"wgmma_tma_split_k {cfg.tag()}")
+    assert rep.registers > 0, rep.log
+    assert rep.spill_stores == 0 and rep.spill_loads == 0 and rep.stack_frame == 0, rep.log
+    assert "C7508" not in rep.log and "setmaxnreg" not in rep.log.lower(), rep.log
 
 
 @pytest.mark.slow

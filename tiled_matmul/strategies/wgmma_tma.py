@@ -190,7 +190,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
         with a column-major A's box loop beside them its producer spilled (12 bytes, nvcc 13.0,
         under the first version's 40-register cap; not tried under ROWS_REGS), so that layout is
         not offered."""
-        return ((False, False),) if self.b_rows else super().layouts()
+        return tuple(p for p in super().layouts() if p == (False, False) or not self.b_rows)
 
     @staticmethod
     def rows_problem(b_ptr: int, rows: int, cols: int, ldb: int, itemsize: int = 2) -> "str | None":
@@ -383,11 +383,10 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
             rows = self.rows_sibling(M, B.data.ptr, K, N, ldb, B.itemsize, a_col, b_col, False)
             if rows is not None:
-                # B read in place by the b_rows sibling (rendered with the same extras)
-                from ..compile import get_kernel
-
-                kernel = get_kernel(kernel.strategy, rows, kernel.dtype, kernel.device, kernel.ex)
-                rows.launch_strided(kernel, a.data.ptr, lda, B.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
+                # B read in place by the b_rows sibling (rendered with the same extras), compiled once
+                # and kept with this kernel so that later calls skip the kernel cache's lookup
+                sibling = kept_launcher(kernel, "__rows__", lambda: rows_kernel(kernel, rows))
+                rows.launch_strided(sibling, a.data.ptr, lda, B.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
                                     c_itemsize=C.itemsize, a_col=a_col, extra=extra)
                 return
             if self.b_rows and not (a_col or b_col) and self.rows_problem(B.data.ptr, K, N, ldb, B.itemsize) is None:
@@ -702,6 +701,13 @@ def kept_launcher(kernel: Any, key: str, make: Any) -> Any:
     if fast is None:
         fast = companions.setdefault(key, make())
     return fast
+
+
+def rows_kernel(kernel: Any, rows: "WgmmaTmaConfig") -> Any:
+    """The compiled b_rows sibling `rows` of a CompiledKernel, with the kernel's extras."""
+    from ..compile import get_kernel
+
+    return get_kernel(kernel.strategy, rows, kernel.dtype, kernel.device, kernel.ex)
 
 
 def _launcher(kernel: Any) -> TmaLauncher:

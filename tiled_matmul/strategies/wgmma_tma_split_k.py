@@ -9,7 +9,8 @@ from ..configs import CappedSplitK, cdiv
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT16, DType
 from ..strategy import Strategy
-from .wgmma_tma import CountTmaLauncher, WgmmaTmaConfig, addressable, kept_launcher, persistent_count, zero_rows
+from .wgmma_tma import (CountTmaLauncher, WgmmaTmaConfig, addressable, kept_launcher, persistent_count, rows_kernel,
+                        zero_rows)
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,9 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
 
     Plain row-major products with C of the inputs' type only (``EXTRAS`` empty; `out_bits` 16 and
     `cluster_m` 1). Operands TMA cannot address (rows that are not 16-byte multiples) are first
-    copied into padded rows, as for wgmma_tma.
+    copied into padded rows, as for wgmma_tma, but for a B whose base and pitch lie on 4 bytes
+    under a C of one tile row: the config's ``b_rows=1`` sibling reads that B in place (see
+    :meth:`WgmmaTmaConfig.rows_sibling`; the same cp.async producer, walking the (tile, slice) units).
     """
 
     STRATEGY: ClassVar[str] = "wgmma_tma_split_k"
@@ -37,8 +40,6 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
     #: layouts first, and gives epilogues to another rung)
     LAYOUTS: ClassVar[tuple[tuple[bool, bool], ...]] = ()
     EXTRAS: ClassVar[frozenset[str]] = frozenset()
-    #: B that TMA cannot address is copied into padded rows (launch): no b_rows sibling
-    B_ROWS_SIBLING: ClassVar[bool] = False
     #: up to 128 slices: one 128 x 128 tile with K = 65536 fills 128 SMs with 512-deep slices
     MAX_SPLIT: ClassVar[int] = 128
     bm: int = 128
@@ -59,7 +60,6 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
         yield from super().rules(limits, dt)
         yield (self.out_bits == 16, f"out_bits ({self.out_bits}) must be 16: the reduce writes C in the input dtype")
         yield (self.cluster_m == 1, f"cluster_m ({self.cluster_m}) must be 1: the split CTAs share no B boxes")
-        yield (not self.b_rows, "b_rows must be 0: the split kernel reads B by TMA (B it cannot address is copied)")
 
     def for_out_dtype(self, out_dtype: Any) -> None:
         """None: the reduce writes C in the inputs' dtype only (out_bits 16)."""
@@ -93,14 +93,23 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
 
         slices = self.slices(M, N, kernel.dtype)
         a, lda = addressable(A, M, K, stream)
-        b, ldb = addressable(B, K, N, stream)
+        cfg, main = self, kernel
+        rows = self.rows_sibling(M, B.data.ptr, K, N, N, B.itemsize, False, False, False)
+        if rows is not None:
+            # B read in place by the b_rows sibling, compiled once and kept with this kernel
+            cfg, main = rows, kept_launcher(kernel, "__rows__", lambda: rows_kernel(kernel, rows))
+            b, ldb = B, N
+        elif self.b_rows and self.rows_problem(B.data.ptr, K, N, N, B.itemsize) is None:
+            b, ldb = B, N
+        else:
+            b, ldb = addressable(B, K, N, stream)
         # held until both launches are queued: freed memory goes back to the pool in stream order
         work = cupy.cuda.alloc(slices * M * N * 4)
-        launcher = _launcher(kernel)
+        launcher = _launcher(main)
         key = (a.data.ptr, lda, b.data.ptr, ldb, work.ptr, M, N, K, slices)
         plan = launcher.plans.get(key)
         if plan is None:  # encoded and sized once per operand layout and workspace
-            amap, bmap = self.tensor_maps(kernel.dtype, M, N, K, a.data.ptr, lda, b.data.ptr, ldb)
+            amap, bmap = cfg.tensor_maps(kernel.dtype, M, N, K, a.data.ptr, lda, b.data.ptr, ldb)
             grid_x = self.ctas(M, N, device_limits(kernel.device).sm_count)
             # flags: bit 0 paired float stores (the workspace's rows keep column pairs aligned
             # where N is even); no TMA stores (tmC unused: A's map fills its slot)
