@@ -215,12 +215,13 @@ def test_split_k_reads_such_b_in_place_with_the_padded_paths_bits(name, dtype, m
                 c = cp.full((M, N), NAN_BITS[dtype], dtype=cp.uint16)
                 k(_typed(a, dtype), _typed(b, dtype), out=_typed(c, dtype))
                 _check(a, b, c, dtype)
-                assert calls == [], f"{cfg.tag()} {M}x{N}x{K}: copies into padded rows {calls}"
+                # (A of an odd K is copied into padded rows: only B's copy counts here)
+                assert (K, N) not in calls, f"{cfg.tag()} {M}x{N}x{K}: B copied into padded rows"
                 again = k(_typed(a, dtype), _typed(b, dtype)).view(cp.uint16)
                 monkeypatch.setattr(WgmmaTmaSplitKConfig, "B_ROWS_SIBLING", False)
                 padded = k(_typed(a, dtype), _typed(b, dtype)).view(cp.uint16)
                 monkeypatch.setattr(WgmmaTmaSplitKConfig, "B_ROWS_SIBLING", True)
-                assert calls, "B_ROWS_SIBLING off did not copy B"
+                assert (K, N) in calls, "B_ROWS_SIBLING off did not copy B"
                 calls.clear()
                 assert bool((again == c).all()) and bool((padded == c).all()), (cfg.tag(), M, N, K, offset)
 
