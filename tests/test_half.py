@@ -65,6 +65,12 @@ def test_only_the_half_rungs_compute_half_and_auto_reaches_each():
     assert heuristic.half_pick(3001, 2999, 3007, "bfloat16", 132) == cluster  # padded to 3000 columns
     assert heuristic.half_pick(5000, 2944, 1024, "float16", 132) == ("wgmma_tma", {})  # 5888 = 46 x 128
     assert heuristic.half_pick(5000, 3000, 999, "float16", 132) == ("wgmma_tma", {})  # K under the rule's
+    # ... but not under one tile row of an even N % 8 != 0: a cluster-free config reads that B in
+    # place (b_rows) where the cluster copies it into padded rows
+    assert heuristic.half_pick(17, 50258, 4096, "float16", 132) == ("wgmma_tma", {})
+    assert heuristic.half_pick(128, 20002, 8192, "bfloat16", 132) == ("wgmma_tma", {})
+    assert heuristic.half_pick(129, 20002, 8192, "bfloat16", 132) == cluster  # two tile rows
+    assert heuristic.half_pick(17, 50257, 4096, "float16", 132) == cluster  # odd N: B is copied either way
     # 25 64 x 64 tiles, TMA-readable: wgmma_tma_split_k's 9 tiles in 8 slices; mma_half_split_k
     # where a short K gives its 128 x 128 tile too few (one tile) or too shallow slices
     assert heuristic.half_pick(300, 300, 4096, "float16", 132) == ("wgmma_tma_split_k", {"split_k": 8})

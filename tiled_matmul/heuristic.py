@@ -786,6 +786,16 @@ def _clusters_share_b(N: int, K: int, itemsize: int) -> bool:
     return K >= TMA_CLUSTER_MIN_K and pad.padded(N, itemsize) * itemsize % 128 != 0
 
 
+def _b_rows_in_place(M: int, N: int) -> bool:
+    """Whether a cluster-free wgmma_tma config reads a contiguous 16-bit B that TMA cannot address
+    in place (its b_rows sibling: WgmmaTmaConfig.rows_sibling): an even N % 8 != 0 under a C of one
+    128-row tile row. There the clustered 128 x 256 tile, which copies B into padded rows first,
+    ran at half the speed on an H100 (float16, forty-first session, probe_rows_route.py: 17 x 50258
+    x 4096 470.8 us against 234.4 cluster-free, 32 x 50258 x 4096 473.0 / 237.7, 64 x 32002 x 4096
+    315.7 / 136.2, 100 x 20002 x 8192 428.0 / 224.4)."""
+    return M <= 128 and N % 8 != 0 and N % 2 == 0
+
+
 def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
               wgmma: bool = True) -> tuple[str, dict[str, int]]:
     """(strategy, params) for a float16 or bfloat16 product. `wgmma` says whether the GPU runs
@@ -796,7 +806,8 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
     where `tma` allows it (a plain 2-D product; the caller knows) and the output fills at least
     half a wave of its 128 x 256 tiles (rows TMA cannot address are copied to padded rows first:
     WgmmaTmaConfig.launch; on its 128 x 64 or 128 x 128 tile where N <= HALF_NARROW_C, else in
-    2-CTA clusters where B's rows are not 128-byte multiples and K >= TMA_CLUSTER_MIN_K), unless
+    2-CTA clusters where B's rows are not 128-byte multiples and K >= TMA_CLUSTER_MIN_K, but not
+    where a cluster-free config reads B in place, :func:`_b_rows_in_place`), unless
     C's rows are not 16-byte aligned and K < HALF_TMA_MIN_K (but from K = HALF_TMA_PAD_MIN_K on a
     C of HALF_TMA_PAD_FILL waves' area, on 128 x 64 tiles where N <= HALF_TMA_PAD_NARROW_N), and
     unless it is a
@@ -868,7 +879,7 @@ def half_pick(M: int, N: int, K: int, dtype: Any, sms: int, tma: bool = True,
             return "wgmma_tma", dict(_HALF_TMA_SMALL)  # HALF_TMA_PAD_MIN_K's narrow products
         if N <= HALF_NARROW_C:
             return "wgmma_tma", dict(_HALF_TMA_SMALL if 2 * N <= HALF_NARROW_C else _HALF_TMA_NARROW)
-        if _clusters_share_b(N, K, dt.itemsize):
+        if _clusters_share_b(N, K, dt.itemsize) and not _b_rows_in_place(M, N):
             return "wgmma_tma", dict(_HALF_TMA_CLUSTER)
         return "wgmma_tma", {}
     tiles64 = cdiv(M, 64) * cdiv(N, 64)
