@@ -1,0 +1,56 @@
+"""Forty-first session: skinny 16-bit x·B (M 1-15) with an even N % 8 != 0, which auto sends to
+mma_half_split_k or gemv_xb_half's element path because TMA would need B copied into padded rows
+(heuristic.half_pick's GEMV_MAX rule, TMA_SPLIT_MIN_M). With b_rows, wgmma_tma and its split read
+such a B in place: are they ahead? Rows: cuBLAS, auto, wgmma_tma's 128 x 256 and 128 x 128 tiles
+cluster-free (b_rows sibling), wgmma_tma_split_k with _tma_split_count's slices where that is 2 or
+more (b_rows sibling). Every row validated first (NaN-poisoned C, float64 reference, per element:
+tiled_matmul.measure), 3 alternating rounds, L2 flushed.
+
+    PYTHONPATH=. python3 scripts/variants_s41/probe_skinny_rows.py [--dtype float16]
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s31"))
+
+SHAPES = [(1, 50258, 4096), (2, 10186, 4000), (3, 20002, 8192), (4, 50258, 4096), (6, 32002, 4096),
+          (8, 32002, 4096), (8, 2050, 32768), (4, 4094, 16384), (9, 4094, 8192), (12, 2050, 32768)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dtype", default="float16", choices=("float16", "bfloat16"))
+    args = ap.parse_args()
+    import tiled_matmul as tm
+    from _half import call_row, cells, geomeans, timed_rows
+
+    from tiled_matmul import heuristic
+    from tiled_matmul.measure import auto_row, cublas_row, L2Flusher, make_inputs
+
+    flush = L2Flusher()
+    logs: dict = {}
+    labels = ["auto", "tma 128x256", "tma 128x128", "split"]
+    print(f"{args.dtype}: µs (× cuBLAS); tma / split = wgmma_tma / wgmma_tma_split_k, B read in place (b_rows)")
+    print(f"| shape | auto's pick | slices | cuBLAS µs | {' | '.join(labels)} |")
+    print("|---|---|---:|---:|" + "---:|" * len(labels))
+    for M, N, K in SHAPES:
+        pick = tm.explain("auto", (M, N, K), dtype=args.dtype)
+        sets = make_inputs((M, N, K), args.dtype)
+        slices = heuristic._tma_split_count(M, N, K, 132)
+        rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets),
+                "tma 128x256": (call_row("wgmma_tma", {}), sets),
+                "tma 128x128": (call_row("wgmma_tma", dict(heuristic._HALF_TMA_NARROW)), sets)}
+        if slices >= 2:
+            rows["split"] = (call_row("wgmma_tma_split_k", {"split_k": slices}), sets)
+        res = timed_rows(rows, flush)
+        res.setdefault("split", (None, "one slice"))
+        cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
+        print(f"| {M}×{N}×{K} | {pick['strategy']} | {slices} | {cub} | {' | '.join(cells(res, labels, logs))} |",
+              flush=True)
+    print()
+    geomeans(logs)
+
+
+if __name__ == "__main__":
+    main()
