@@ -1,6 +1,11 @@
 #!/bin/bash
-# forty-first session: probe_skinny_rows.py, float16 (M 1-15 x·B with an even N % 8 != 0: auto's
-# mma_half_split_k / gemv_xb_half element picks against wgmma_tma and its split reading B in place).
+# for the forty-second session (written in the forty-first; not run: its device time ran out):
+# scripts/variants_s41/skinny_b_rows.patch applied to the work tree (heuristic.SKINNY_B_ROWS: a
+# 16-bit x·B of M = 3..15 rows and an even N % 8 != 0 takes the TMA rungs' rules, its B read in
+# place by b_rows, instead of mma_half_split_k's padded copy), then probe_skinny_rows.py, float16:
+# auto with the patch's rule against the old picks, 11 fixed shapes and a draw of 6 (seed 4102).
+# About 150 s. Cache (CPU): the b_rows and split kernels as for gpu_s41b.sh.
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
-timeout ${PROBE_S:-150} python3 scripts/variants_s41/probe_skinny_rows.py --dtype float16 > "$OUT/s41e_skinny_float16.md" 2>&1
+grep -q SKINNY_B_ROWS tiled_matmul/heuristic.py || patch -p1 < scripts/variants_s41/skinny_b_rows.patch
+timeout ${PROBE_S:-200} python3 scripts/variants_s41/probe_skinny_rows.py --dtype float16 > "$OUT/s41e_skinny_float16.md" 2>&1
 echo "skinny rc $?"; cat "$OUT/s41e_skinny_float16.md"
