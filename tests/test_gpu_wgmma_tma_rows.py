@@ -1,6 +1,7 @@
 """GPU checks of wgmma_tma's b_rows (B read by the producer warpgroup's cp.async: a 16-bit B whose
-rows TMA cannot address, read in place instead of copied into padded rows). Marked `gpu`; skipped
-off Hopper through the `name` parameter.
+rows TMA cannot address, read in place instead of copied into padded rows), and of
+wgmma_tma_split_k's (the same producer over its (tile, slice) units). Marked `gpu`; skipped off
+Hopper through the `name` parameter.
 
 Data and tolerance as in test_gpu_wgmma_tma: uniform [-1, 1) rounded to the 16-bit type (held as
 uint16 bits), C poisoned with NaN (its padding columns too), the componentwise error max |C - ref| /
