@@ -6,6 +6,7 @@
 # auto with the patch's rule against the old picks, 11 fixed shapes and a draw of 6 (seed 4102).
 # About 150 s. Cache (CPU): the b_rows and split kernels as for gpu_s41b.sh.
 . "$(dirname "$0")/gpu_preamble.sh" scratch/cubin_s32b
-grep -q SKINNY_B_ROWS tiled_matmul/heuristic.py || patch -p1 < scripts/variants_s41/skinny_b_rows.patch
+grep -q SKINNY_B_ROWS tiled_matmul/heuristic.py || patch -p1 < scripts/variants_s41/skinny_b_rows.patch \
+  || git apply scripts/variants_s41/skinny_b_rows.patch || { echo "patch did not apply"; exit 1; }
 timeout ${PROBE_S:-200} python3 scripts/variants_s41/probe_skinny_rows.py --dtype float16 > "$OUT/s41e_skinny_float16.md" 2>&1
 echo "skinny rc $?"; cat "$OUT/s41e_skinny_float16.md"
