@@ -439,6 +439,25 @@ def test_launch_picks_the_b_rows_sibling_where_tma_cannot_read_b():
     assert split.padding_bytes(64, 10186, 4000, "float16") == 0
 
 
+def test_read_b_routes_b_in_place_without_touching_the_gpu():
+    """read_b, the routing both launches (wgmma_tma's, its split's) take: the kept b_rows sibling
+    where rows_sibling names one, the config itself where TMA (or its own b_rows copies) reads B."""
+    from types import SimpleNamespace
+
+    def operand(ptr):
+        return SimpleNamespace(data=SimpleNamespace(ptr=ptr), itemsize=2)
+
+    kernel = SimpleNamespace(_companions={"__rows__": "kept sibling kernel"})
+    for cfg in (WgmmaTmaConfig(bm=128, bn=128, stages=5), tm.STRATEGIES["wgmma_tma_split_k"].default):
+        B = operand(0x1004)
+        assert cfg.read_b(kernel, B, 64, 4000, 10186, 10186, False, False, None) == (
+            cfg.replace(b_rows=1), "kept sibling kernel", B, 10186)
+        aligned = operand(0x1000)
+        assert cfg.read_b(kernel, aligned, 64, 4000, 10192, 10192, False, False, None) == (cfg, kernel, aligned, 10192)
+        rows = cfg.replace(b_rows=1)  # b_rows itself: in place, no sibling
+        assert rows.read_b(kernel, B, 300, 4000, 10186, 10186, False, False, None) == (rows, kernel, B, 10186)
+
+
 def test_b_rows_padding_bytes_drop_the_copy_of_b():
     cfg = WgmmaTmaConfig(bm=128, bn=128, stages=5)
     assert cfg.padding_bytes(64, 10186, 4000, "float16") == 0  # B read in place by the sibling

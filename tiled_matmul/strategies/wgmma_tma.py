@@ -375,6 +375,7 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
                 if plan is not None and C.itemsize == (4 if self.out_bits == 32 else 2):
                     launcher.launch_packed(plan, stream.ptr)
                     return
+        cfg = self
         if batch is not None:
             count = batch.count
             a, lda, sa = addressable_batch(A, *((K, M) if a_col else (M, K)), lda, count, batch.sa, stream)
@@ -382,21 +383,24 @@ class WgmmaTmaConfig(TmaWarpSpecialized):
             batch = Batch(count, sa, sb, batch.sc)
         else:
             a, lda = addressable_pitched(A, K, M, lda, stream) if a_col else addressable_pitched(A, M, K, lda, stream)
-            rows = self.rows_sibling(M, B.data.ptr, K, N, ldb, B.itemsize, a_col, b_col, False)
-            if rows is not None:
-                # B read in place by the b_rows sibling (rendered with the same extras), compiled once
-                # and kept with this kernel so that later calls skip the kernel cache's lookup
-                sibling = kept_launcher(kernel, "__rows__", lambda: rows_kernel(kernel, rows))
-                rows.launch_strided(sibling, a.data.ptr, lda, B.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
-                                    c_itemsize=C.itemsize, a_col=a_col, extra=extra)
-                return
-            if self.b_rows and not (a_col or b_col) and self.rows_problem(B.data.ptr, K, N, ldb, B.itemsize) is None:
-                b = B
-            else:
-                b, ldb = (addressable_pitched(B, N, K, ldb, stream) if b_col
-                          else addressable_pitched(B, K, N, ldb, stream))
-        self.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
-                            c_itemsize=C.itemsize, a_col=a_col, b_col=b_col, extra=extra, batch=batch)
+            cfg, kernel, b, ldb = self.read_b(kernel, B, M, K, N, ldb, a_col, b_col, stream)
+        cfg.launch_strided(kernel, a.data.ptr, lda, b.data.ptr, ldb, C.data.ptr, N, M, N, K, stream.ptr,
+                           c_itemsize=C.itemsize, a_col=a_col, b_col=b_col, extra=extra, batch=batch)
+
+    def read_b(self, kernel: Any, B: Any, M: int, K: int, N: int, ldb: int, a_col: bool, b_col: bool,
+               stream: Any) -> tuple["WgmmaTmaConfig", Any, Any, int]:
+        """(config, compiled kernel, array, pitch) an unbatched launch of `kernel` (this config's)
+        reads B with: the b_rows sibling (:meth:`rows_sibling`), compiled once and kept with
+        `kernel` so that later calls skip the kernel cache's lookup, reading B in place; this
+        config reading B in place (TMA can address it, or this config is b_rows and its copies
+        can); else B copied on `stream` into padded rows (:func:`addressable_pitched`)."""
+        rows = self.rows_sibling(M, B.data.ptr, K, N, ldb, B.itemsize, a_col, b_col, False)
+        if rows is not None:
+            return rows, kept_launcher(kernel, "__rows__", lambda: rows_kernel(kernel, rows)), B, ldb
+        if self.b_rows and not (a_col or b_col) and self.rows_problem(B.data.ptr, K, N, ldb, B.itemsize) is None:
+            return self, kernel, B, ldb
+        b, ldb = addressable_pitched(B, N, K, ldb, stream) if b_col else addressable_pitched(B, K, N, ldb, stream)
+        return self, kernel, b, ldb
 
     def launch_strided(self, kernel: Any, a_ptr: int, lda: int, b_ptr: int, ldb: int, c_ptr: int, ldc: int,
                        M: int, N: int, K: int, stream_ptr: int, c_itemsize: "int | None" = None,

@@ -9,8 +9,7 @@ from ..configs import CappedSplitK, cdiv
 from ..device import DeviceLimits, device_limits
 from ..dtypes import FLOAT16, DType
 from ..strategy import Strategy
-from .wgmma_tma import (CountTmaLauncher, WgmmaTmaConfig, addressable, kept_launcher, persistent_count, rows_kernel,
-                        zero_rows)
+from .wgmma_tma import CountTmaLauncher, WgmmaTmaConfig, addressable, kept_launcher, persistent_count, zero_rows
 
 
 @dataclass(frozen=True)
@@ -93,16 +92,8 @@ class WgmmaTmaSplitKConfig(CappedSplitK, WgmmaTmaConfig):
 
         slices = self.slices(M, N, kernel.dtype)
         a, lda = addressable(A, M, K, stream)
-        cfg, main = self, kernel
-        rows = self.rows_sibling(M, B.data.ptr, K, N, N, B.itemsize, False, False, False)
-        if rows is not None:
-            # B read in place by the b_rows sibling, compiled once and kept with this kernel
-            cfg, main = rows, kept_launcher(kernel, "__rows__", lambda: rows_kernel(kernel, rows))
-            b, ldb = B, N
-        elif self.b_rows and self.rows_problem(B.data.ptr, K, N, N, B.itemsize) is None:
-            b, ldb = B, N
-        else:
-            b, ldb = addressable(B, K, N, stream)
+        # B in place (TMA, or the b_rows sibling's copies), else copied into padded rows
+        cfg, main, b, ldb = self.read_b(kernel, B, M, K, N, N, False, False, stream)
         # held until both launches are queued: freed memory goes back to the pool in stream order
         work = cupy.cuda.alloc(slices * M * N * 4)
         launcher = _launcher(main)
