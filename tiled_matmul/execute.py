@@ -243,7 +243,7 @@ _plans: dict[tuple, tuple] = {}
 _MAX_PLANS = 1024
 
 
-def _meta(x: Any) -> "tuple | None":
+def _meta(x: Any) -> tuple:
     """What a replayed call's checks read of a cupy array: shape, strides, dtype, device."""
     return (x.shape, x.strides, x.dtype.char, x.data.device_id)
 
