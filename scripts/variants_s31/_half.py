@@ -30,6 +30,26 @@ def timed_rows(rows: dict, flush, rounds: int = 3) -> dict:
     return out
 
 
+def against_old_rule(M: int, N: int, K: int, dtype: str, sets, old_rule) -> tuple:
+    """(auto's pick, its pick under `old_rule`, rows) for a probe of a rule change: `old_rule` is
+    a context manager that puts the rule back as it was (and clears auto's cache both ways); rows
+    are timed_rows' cuBLAS, auto, and auto called under `old_rule` ("auto old"), on `sets`."""
+    import tiled_matmul as tm
+    from tiled_matmul.measure import Row, auto_row, cublas_row
+
+    pick = tm.explain("auto", (M, N, K), dtype=dtype)
+    with old_rule():
+        old = tm.explain("auto", (M, N, K), dtype=dtype)
+    auto = auto_row("probe")
+    return pick, old, {"cublas": (cublas_row("probe", dtype=dtype), sets), "auto": (auto, sets),
+                       "auto old": (Row("probe", "auto old", auto.call, context=old_rule), sets)}
+
+
+def cublas_cell(res: dict) -> str:
+    """timed_rows' cuBLAS median as a table cell (µs), or "failed"."""
+    return f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
+
+
 def call_row(name: str, params: dict):
     """A measure.Row calling tm.matmul(a, b, out=c, strategy=name, **params)."""
     import tiled_matmul as tm

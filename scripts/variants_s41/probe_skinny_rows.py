@@ -56,11 +56,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=4102)
     ap.add_argument("--count", type=int, default=6)
     args = ap.parse_args()
-    import tiled_matmul as tm
-    from _half import call_row, cells, geomeans, timed_rows
+    from _half import against_old_rule, call_row, cells, cublas_cell, geomeans, timed_rows
 
     from tiled_matmul import heuristic
-    from tiled_matmul.measure import L2Flusher, Row, auto_row, cublas_row, make_inputs
+    from tiled_matmul.measure import L2Flusher, make_inputs
 
     flush = L2Flusher()
     logs: dict = {}
@@ -69,21 +68,16 @@ def main() -> None:
     print(f"| shape | auto's pick (old) | slices | cuBLAS µs | {' | '.join(labels)} |")
     print("|---|---|---:|---:|" + "---:|" * len(labels))
     for M, N, K in SHAPES + draw(args.seed, args.count):
-        pick = tm.explain("auto", (M, N, K), dtype=args.dtype)
-        with old_rule():
-            old = tm.explain("auto", (M, N, K), dtype=args.dtype)
-        auto = auto_row("probe")
         sets = make_inputs((M, N, K), args.dtype)
+        pick, old, rows = against_old_rule(M, N, K, args.dtype, sets, old_rule)
         slices = heuristic._tma_split_count(M, N, K, 132)
-        rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto, sets),
-                "auto old": (Row("probe", "auto old", auto.call, context=old_rule), sets),
-                "tma 128x256": (call_row("wgmma_tma", {}), sets)}
+        rows["tma 128x256"] = (call_row("wgmma_tma", {}), sets)
         if slices >= 2:
             rows["split"] = (call_row("wgmma_tma_split_k", {"split_k": slices}), sets)
         res = timed_rows(rows, flush)
         res.setdefault("split", (None, "one slice"))
-        cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
-        print(f"| {M}×{N}×{K} | {pick['strategy']} ({old['strategy']}) | {slices} | {cub} | {' | '.join(cells(res, labels, logs))} |",
+        print(f"| {M}×{N}×{K} | {pick['strategy']} ({old['strategy']}) | {slices} | {cublas_cell(res)} | "
+              f"{' | '.join(cells(res, labels, logs))} |",
               flush=True)
     print()
     geomeans(logs)

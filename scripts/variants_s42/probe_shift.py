@@ -54,25 +54,22 @@ def old_rule():
 
 def compile_only(cache: str) -> None:
     """The b_shift siblings of wgmma_tma's cluster-free configs and of the split's, both 16-bit
-    dtypes, into the cubin cache `cache` (NVRTC, no GPU)."""
-    os.environ["CUPY_CACHE_DIR"] = cache
-    from tiled_matmul.compile import cached_cubin
-    from tiled_matmul.registry import get
-    from tiled_matmul.render import kernel_name, render
+    dtypes, and what tests/test_gpu_wgmma_tma_shift.py runs besides (a float32 C, gemm's epilogue),
+    into the cubin cache `cache` (NVRTC, no GPU)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
+    from _probe import precompile
 
     from tiled_matmul.epilogue import ExSpec
+    from tiled_matmul.registry import get
 
-    jobs = []
-    for name in ("wgmma_tma", "wgmma_tma_split_k"):
-        for cfg in dict.fromkeys(c.shift_sibling() for c in get(name).configs if c.cluster_m == 1):
-            jobs += [(name, cfg, dt, None) for dt in ("float16", "bfloat16")]
-    # what tests/test_gpu_wgmma_tma_shift.py runs besides: a float32 C, and gemm's epilogue
-    shift = get("wgmma_tma").make_config(bm=128, bn=128, stages=5).shift_sibling()
-    jobs += [("wgmma_tma", shift.replace(out_bits=32), dt, None) for dt in ("float16", "bfloat16")]
-    jobs.append(("wgmma_tma", get("wgmma_tma").default.shift_sibling(), "float16",
-                 ExSpec("float", alpha=True, beta=True, bias=1, activation="relu")))
-    for name, cfg, dt, ex in jobs:
-        print(cached_cubin(render(get(name), cfg, dt, ex), kernel_name(name, cfg, dt), "sm_90a", name, cfg, dt).name[-40:])
+    e = get("wgmma_tma")
+    jobs = [(name, cfg) for name in ("wgmma_tma", "wgmma_tma_split_k")
+            for cfg in dict.fromkeys(c.shift_sibling() for c in get(name).configs if c.cluster_m == 1)]
+    shift = e.make_config(bm=128, bn=128, stages=5).shift_sibling()
+    for dt in ("float16", "bfloat16"):
+        print(precompile(cache, [*jobs, (e, shift.replace(out_bits=32))], dt), dt, "kernels")
+    epilogue = ExSpec("float", alpha=True, beta=True, bias=1, activation="relu")
+    print(precompile(cache, [(e, e.default.shift_sibling(), epilogue)], "float16"), "with gemm's epilogue")
 
 
 def main() -> None:
@@ -85,10 +82,9 @@ def main() -> None:
     if args.compile_only:
         compile_only(args.compile_only)
         return
-    import tiled_matmul as tm
-    from _half import call_row, cells, geomeans, timed_rows
+    from _half import against_old_rule, call_row, cells, cublas_cell, geomeans, timed_rows
 
-    from tiled_matmul.measure import L2Flusher, Row, auto_row, cublas_row, make_inputs
+    from tiled_matmul.measure import L2Flusher, Row, make_inputs
 
     flush = L2Flusher()
     logs: dict = {}
@@ -97,19 +93,14 @@ def main() -> None:
     print(f"| shape | auto's pick (old) | cuBLAS µs | {' | '.join(labels)} |")
     print("|---|---|---:|" + "---:|" * len(labels))
     for M, N, K in SHAPES + draw(args.seed, args.count):
-        pick = tm.explain("auto", (M, N, K), dtype=args.dtype)
-        with old_rule():
-            old = tm.explain("auto", (M, N, K), dtype=args.dtype)
-        auto = auto_row("probe")
         sets = make_inputs((M, N, K), args.dtype)
+        pick, old, rows = against_old_rule(M, N, K, args.dtype, sets, old_rule)
         t128 = call_row("wgmma_tma", {"bm": 128, "bn": 128, "stages": 5})
-        rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto, sets),
-                "auto old": (Row("probe", "auto old", auto.call, context=old_rule), sets),
-                "128x256 shift": (call_row("wgmma_tma", {}), sets), "128x128 shift": (t128, sets),
-                "128x128 padded": (Row("probe", "padded", t128.call, context=old_rule), sets)}
+        rows.update({"128x256 shift": (call_row("wgmma_tma", {}), sets), "128x128 shift": (t128, sets),
+                     "128x128 padded": (Row("probe", "padded", t128.call, context=old_rule), sets)})
         res = timed_rows(rows, flush)
-        cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
-        print(f"| {M}×{N}×{K} | {pick['strategy']} ({old['strategy']} {old['params'].get('cluster_m', '')}) | {cub} | "
+        print(f"| {M}×{N}×{K} | {pick['strategy']} ({old['strategy']} {old['params'].get('cluster_m', '')}) | "
+              f"{cublas_cell(res)} | "
               f"{' | '.join(cells(res, labels, logs))} |", flush=True)
     print()
     geomeans(logs)

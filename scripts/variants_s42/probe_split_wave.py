@@ -50,17 +50,15 @@ def waves(N: int, s: int) -> float:
 
 def compile_only(cache: str, dtypes) -> None:
     """Every split variant and its b_rows sibling into the cubin cache `cache` (NVRTC, no GPU)."""
-    os.environ["CUPY_CACHE_DIR"] = cache
-    from tiled_matmul.compile import cached_cubin
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "variants_s28"))
+    from _probe import precompile
+
     from tiled_matmul.registry import get
-    from tiled_matmul.render import kernel_name, render
 
     e = get("wgmma_tma_split_k")
-    for s in SLICES:
-        for cfg in (e.make_config(split_k=s), e.make_config(split_k=s, b_rows=1)):
-            for dt in dtypes:
-                print(cached_cubin(render(e, cfg, dt, None), kernel_name(e.name, cfg, dt), "sm_90a", e.name, cfg,
-                                   dt).name[-40:])
+    jobs = [(e, cfg) for s in SLICES for cfg in (e.make_config(split_k=s), e.make_config(split_k=s, b_rows=1))]
+    for dt in dtypes:
+        print(precompile(cache, jobs, dt), dt, "kernels")
 
 
 def main() -> None:
@@ -74,7 +72,7 @@ def main() -> None:
         compile_only(args.compile_only, ("float16", "bfloat16"))
         return
     import tiled_matmul as tm
-    from _half import call_row, cells, geomeans, timed_rows
+    from _half import call_row, cells, cublas_cell, geomeans, timed_rows
 
     from tiled_matmul.measure import L2Flusher, auto_row, cublas_row, make_inputs
 
@@ -94,9 +92,8 @@ def main() -> None:
             rows = {"cublas": (cublas_row("probe", dtype=args.dtype), sets), "auto": (auto_row("probe"), sets)}
             rows.update({f"split {s}": (call_row("wgmma_tma_split_k", {"split_k": s}), sets) for s in SLICES})
             res = timed_rows(rows, flush)
-            cub = f"{res['cublas'][0]:.1f}" if res["cublas"][0] is not None else "failed"
             w = " ".join(f"{waves(N, s):.2f}" for s in SLICES)
-            print(f"| {M}×{N}×{K} | {-(-N // 128)} | {pick['strategy']} {params} | {w} | {cub} | "
+            print(f"| {M}×{N}×{K} | {-(-N // 128)} | {pick['strategy']} {params} | {w} | {cublas_cell(res)} | "
                   f"{' | '.join(cells(res, labels, logs))} |", flush=True)
         print()
         geomeans(logs)
